@@ -1,0 +1,170 @@
+"""The ``bezique`` command line.
+
+Commands: ``variants``, ``validate``, ``replay``, ``simulate``, ``bench``.
+Every error a user can cause is printed as one or more ``bezique: ...`` lines
+(file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
+exit with 2.  No command prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bezique import __version__
+from bezique.errors import BeziqueError
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _natural(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of the ``bezique`` command."""
+    parser = argparse.ArgumentParser(
+        prog="bezique", description="Play, referee and compare the rules of Bezique."
+    )
+    parser.add_argument("--version", action="version", version=f"bezique {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    commands.add_parser("variants", help="list the variants with a one-line summary each")
+
+    validate = commands.add_parser("validate", help="check variant files; print every problem")
+    validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")
+
+    replay = commands.add_parser("replay", help="replay a game record; print hand and game scores")
+    replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
+    replay.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    simulate = commands.add_parser("simulate", help="play random players; print score statistics")
+    simulate.add_argument("--variant", default="ordinary", help="variant name or YAML path")
+    simulate.add_argument("--games", type=_positive, default=100, help="games to play")
+    simulate.add_argument("--seed", type=_natural, default=0, help="seed of the simulation")
+    simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    simulate.add_argument("--save", metavar="DIR", help="write each game's record into DIR")
+
+    bench = commands.add_parser("bench", help="measure random deals per second")
+    bench.add_argument("--variant", default="ordinary", help="variant name or YAML path")
+    bench.add_argument("--deals", type=_positive, default=2000, help="deals to play")
+    bench.add_argument("--seed", type=_natural, default=0, help="seed of the random players")
+    bench.add_argument("--json", action="store_true", help="print the result as JSON")
+    bench.add_argument(
+        "--api",
+        action="store_true",
+        help="drive the public legal_actions()/apply() loop instead of the playout fast path",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BeziqueError as exc:
+        for line in str(exc).splitlines() or ["error"]:
+            print(f"bezique: {line}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"bezique: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    handlers = {
+        "variants": _variants,
+        "validate": _validate,
+        "replay": _replay,
+        "simulate": _simulate,
+        "bench": _bench,
+    }
+    return handlers[args.command](args)
+
+
+def _variants(args: argparse.Namespace) -> int:
+    from bezique.variant import variant_summaries
+
+    rows = variant_summaries()
+    width = max((len(name) for name, _ in rows), default=0)
+    for name, summary in rows:
+        print(f"{name:<{width}}  {summary}")
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from bezique.variant import validate_paths
+
+    problems = validate_paths(args.files)
+    for line in problems:
+        print(line, file=sys.stderr)
+    if problems:
+        return 1
+    for path in args.files:
+        print(f"{path}: ok")
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from bezique.record import hand_summaries, load_record, replay
+
+    data = load_record(args.file)
+    state = replay(data, args.file)
+    result: dict[str, Any] = {
+        "variant": state.rules.variant.name,
+        "actions": len(state.history),
+        "hands": hand_summaries(state),
+        "scores": list(state.scores),
+        "winner": state.winner if state.is_over() else None,
+        "over": state.is_over(),
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"variant {result['variant']}: {result['actions']} actions replayed")
+    for hand in result["hands"]:
+        points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hand["points"]))
+        print(f"hand {hand['hand']}: {points}")
+    totals = ", ".join(f"seat {s}: {p}" for s, p in enumerate(result["scores"]))
+    print(f"game: {totals}")
+    if state.is_over():
+        print(f"winner: seat {state.winner}")
+    else:
+        print(f"game not finished: seat {state.to_act} to act ({state.phase})")
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from bezique.simulate import format_statistics, simulate
+
+    stats = simulate(args.variant, args.games, args.seed, args.save)
+    print(json.dumps(stats, indent=2) if args.json else format_statistics(stats))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from bezique.simulate import bench, format_bench
+
+    result = bench(args.variant, args.deals, args.seed, api=args.api)
+    print(json.dumps(result, indent=2) if args.json else format_bench(result))
+    return 0

@@ -1,0 +1,36 @@
+"""The one exception family of the project.
+
+Every error a user can cause (a bad variant file, a bad record, an illegal action,
+a bad command-line argument) is a :class:`BeziqueError` whose message says where
+and what, so the command line can print it without a traceback.
+"""
+
+from __future__ import annotations
+
+
+class BeziqueError(Exception):
+    """Base class of every error the framework raises on purpose."""
+
+
+class VariantError(BeziqueError):
+    """A variant file or variant name is invalid; the message lists every problem."""
+
+    def __init__(self, problems: list[str] | str) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class PluginError(BeziqueError):
+    """A plugin is unknown, or it could not be loaded or registered."""
+
+
+class IllegalActionError(BeziqueError):
+    """An action is not legal in the current state; the message names the rule."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        self.rule = rule
+        super().__init__(message)
+
+
+class RecordError(BeziqueError):
+    """A game record is malformed or cannot be replayed."""

@@ -1,0 +1,728 @@
+"""The kernel: a trick-taking game state and its phase machine.
+
+The kernel knows cards, hands, the stock, tricks, turns and scores, and the order
+of play: deal, tricks with drawing, the end-game once the stock is gone, the
+hand's end and the game's end.  It knows no number from a rulebook: those come
+from the variant's data, and every decision that differs between games (who
+wins a trick, which cards may be played, what a trick's winner may declare, what
+scores) is asked of the variant's plugins through a :class:`~bezique.ruleset.Ruleset`.
+
+A game is fully determined by its variant (with overrides), its seed or stacked
+decks, the first dealer and the list of actions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from bezique.actions import END_TURN, KIND_WORDS, WORD_KINDS, Action, Kind
+from bezique.cards import CardError
+from bezique.errors import BeziqueError, IllegalActionError, RecordError
+from bezique.ruleset import Ruleset
+from bezique.variant import Variant, load_variant
+
+PLAY = "play"
+"""Phase: the player ``to_act`` plays a card to the current trick."""
+TURN = "turn"
+"""Phase: the trick's winner may declare, exchange or show before ending his turn."""
+GAME_OVER = "game_over"
+"""Phase: the game has a winner; no action is legal."""
+
+STATE_FORMAT = "bezique-state/1"
+_PLAY = Kind.PLAY
+_END_TURN = Kind.END_TURN
+
+
+class ScoreEvent(NamedTuple):
+    """One score: who, how many points, under which rule, and what it was for."""
+
+    player: int
+    points: int
+    rule: str
+    detail: str = ""
+
+
+class TurnState:
+    """What the trick's winner has done so far in the current turn."""
+
+    __slots__ = ("blocked", "declared", "scored")
+
+    def __init__(self) -> None:
+        """Start an empty turn."""
+        self.declared: list[int] = []
+        """Cards declared (scored) in this turn."""
+        self.scored = 0
+        """How many combinations were scored in this turn."""
+        self.blocked: list[int] = []
+        """Cards that may not be declared this turn (taken by exchanging the seven)."""
+
+
+_NO_TURN = TurnState()
+"""The (never changed) turn state between turns."""
+
+
+def ruleset_for(
+    variant: str | os.PathLike[str] | Variant | Ruleset,
+    overrides: Mapping[str, Any] | None = None,
+) -> Ruleset:
+    """Return the ruleset of a variant name, a YAML path, a loaded variant or a ruleset."""
+    if isinstance(variant, Ruleset):
+        if not overrides:
+            return variant
+        variant = variant.variant
+    if isinstance(variant, Variant):
+        if not overrides:
+            return Ruleset(variant)
+        return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
+    return Ruleset(load_variant(variant, overrides))
+
+
+def _merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge two override mappings the way ``extends:`` merges files."""
+    result = dict(base)
+    for key, value in extra.items():
+        old = result.get(key)
+        if isinstance(old, Mapping) and isinstance(value, Mapping):
+            result[key] = _merged(old, value)
+        else:
+            result[key] = value
+    return result
+
+
+class GameState:
+    """A game of bezique (or any variant), from the first deal to the game's end.
+
+    Build one with :func:`new_game`.  Use :meth:`legal_actions`, :meth:`apply`,
+    :meth:`observation`, :meth:`to_json` / :func:`from_json` and :meth:`clone`.
+    Attributes are public for plugins and tests to read; change them only
+    through :meth:`apply` (plugins: through the hooks that say so).
+    """
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        *,
+        seed: int | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        first_dealer: int = 0,
+        overrides: Mapping[str, Any] | None = None,
+        variant_spec: str = "",
+    ) -> None:
+        """Set up a game and deal its first hand (see :func:`new_game`)."""
+        self.rules = rules
+        self.deck = rules.deck
+        self.players = rules.players
+        if not 0 <= first_dealer < self.players:
+            raise BeziqueError(f"first dealer must be a seat from 0 to {self.players - 1}")
+        self.variant_spec = variant_spec or rules.variant.origin
+        self.overrides: dict[str, Any] = dict(overrides or {})
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.rng = random.Random(self.seed)
+        self.decks: list[list[int]] = [list(d) for d in decks]
+        self.first_dealer = first_dealer
+        self.history: list[Action] = []
+        self.events: list[ScoreEvent] = []
+        self.event_hands: list[int] = []
+        self.scores = [0] * self.players
+        self.hand_no = -1
+        self.dealer = (first_dealer - 1) % self.players
+        self.winner = -1
+        self.extra: dict[str, Any] = {}
+        """Plugin-owned state; must stay JSON-serialisable."""
+        self._play_actions = [Action(Kind.PLAY, (c,)) for c in range(self.deck.size)]
+        self._legal: list[Action] | None = None
+        self._deal_next_hand()
+
+    # ------------------------------------------------------------------ dealing
+
+    def _deal_next_hand(self) -> None:
+        """Rotate the deal and deal a hand from the next stacked deck or a shuffle."""
+        data = self.rules.data
+        n = self.players
+        self.hand_no += 1
+        self.dealer = (self.dealer + 1) % n
+        if self.hand_no < len(self.decks):
+            order = list(self.decks[self.hand_no])
+        else:
+            order = list(range(self.deck.size))
+            self.rng.shuffle(order)
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        self.on_table = [False] * self.deck.size
+        self.levels = [0] * self.deck.size
+        self.card_key = list(self.deck.card_face)
+        self.pending: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
+        self.played: list[int] = []
+        self.hand_points = [0] * n
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.tricks_done = 0
+        self.last_trick_winner = -1
+        self.turn = _NO_TURN
+        position = 0
+        for packet in data["deal"]["packets"]:
+            for offset in range(1, n + 1):
+                seat = (self.dealer + offset) % n
+                self.hands[seat].extend(order[position : position + packet])
+                position += packet
+        if data["trumps"]["mode"] == "turn_up":
+            self.turn_up = order[position]
+            self.trump = self.deck.card_suit[self.turn_up]
+            position += 1
+        else:
+            self.turn_up = -1
+            self.trump = -1
+        self.stock = order[position:][::-1]
+        self.leader = (self.dealer + 1) % n
+        self.to_act = self.leader
+        self.phase = PLAY
+        self._legal = None
+        self._score(self.rules.deal_scores(self))
+
+    # ------------------------------------------------------------------ queries
+
+    def stock_left(self) -> int:
+        """Return how many cards can still be drawn, the turn-up included."""
+        return len(self.stock) + (self.turn_up >= 0)
+
+    def is_over(self) -> bool:
+        """Return whether the game has a winner."""
+        return self.phase == GAME_OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Return every legal action of the player to act, one per distinct choice.
+
+        Copies of a card in the same situation are one choice: the action names
+        the first such copy in the hand.  This is the only place legality is
+        decided; :meth:`apply` refuses anything not in this list.
+        """
+        if self._legal is not None:
+            return self._legal
+        if self.phase == PLAY:
+            seat = self.to_act
+            cards = self.rules.legal_plays(self, seat, self.hands[seat])
+            key_of = self.card_key.__getitem__
+            plays = self._play_actions.__getitem__
+            if len(cards) == len(set(map(key_of, cards))):
+                legal = list(map(plays, cards))
+            else:  # interchangeable copies: keep the first of each in hand order
+                first = dict(zip(map(key_of, reversed(cards)), reversed(cards)))
+                legal = list(map(plays, sorted(first.values(), key=cards.index)))
+        elif self.phase == TURN:
+            legal = list(self.rules.turn_actions(self, self.to_act) or ())
+            legal.append(END_TURN)
+        else:
+            legal = []
+        self._legal = legal
+        return legal
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: Action | str) -> None:
+        """Carry out ``action`` (an :class:`Action` or its text) for the player to act.
+
+        Raise :class:`IllegalActionError`, naming the rule, for anything that is
+        not legal now; the state is then left exactly as it was.
+        """
+        if action.__class__ is str:
+            action = self.parse_action(action)  # type: ignore[arg-type]
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            action = self._equivalent_legal(action)  # type: ignore[arg-type]
+        assert isinstance(action, Action)
+        self.history.append(action)
+        self._legal = None
+        kind = action.kind
+        if kind == _PLAY:
+            self._play(action.cards[0])
+        elif kind == _END_TURN:
+            self._end_turn()
+        else:
+            self.rules.apply_turn_action(self, self.to_act, action)
+
+    def _equivalent_legal(self, action: Action) -> Action:
+        """Find the legal action that means the same as ``action`` (another copy), or refuse."""
+        try:
+            text = self.action_text(action)
+        except BeziqueError:
+            text = ""
+        for candidate in self.legal_actions():
+            if text and self.action_text(candidate) == text:
+                return candidate
+        raise self._refusal(action)
+
+    def set_card(self, card: int, on_table: bool, levels: int) -> None:
+        """Lay ``card`` on the table or take it back, with its declared class levels.
+
+        Plugins change a card's table state only through this, so that the
+        kernel's table of interchangeable copies stays right.
+        """
+        self.on_table[card] = on_table
+        self.levels[card] = levels
+        face = self.deck.card_face[card]
+        self.card_key[card] = ~(levels * 4096 + face) if on_table else face
+        self._legal = None
+
+    def _play(self, card: int) -> None:
+        seat = self.to_act
+        self.hands[seat].remove(card)
+        if self.on_table[card]:
+            self.on_table[card] = False
+            self.card_key[card] = self.deck.card_face[card]
+        trick = self.trick
+        trick.append(card)
+        self.trick_seats.append(seat)
+        self.played.append(card)
+        if len(trick) < self.players:
+            self.to_act = (seat + 1) % self.players
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        cards = self.trick
+        seats = self.trick_seats
+        winner = seats[self.rules.trick_winner(self, cards)]
+        self.won[winner].extend(cards)
+        self.tricks_done += 1
+        self.leader = winner
+        self.to_act = winner
+        # The trick stays in self.trick / self.trick_seats while it is scored.
+        self._score(self.rules.trick_scores(self, winner, cards))
+        self.trick = []
+        self.trick_seats = []
+        if self.phase == GAME_OVER:
+            return
+        self.turn = _NO_TURN
+        actions = self.rules.turn_actions(self, winner)
+        if actions:
+            self.turn = TurnState()
+            self.phase = TURN
+            self._legal = [*actions, END_TURN]
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        """Draw (the winner first, then the others in turn) and go on to the next trick."""
+        n = self.players
+        stock = self.stock
+        if stock or self.turn_up >= 0:
+            hands = self.hands
+            for offset in range(n):
+                seat = (self.leader + offset) % n
+                if stock:
+                    hands[seat].append(stock.pop())
+                elif self.turn_up >= 0:
+                    hands[seat].append(self.turn_up)
+                    self.turn_up = -1
+            if not stock and self.turn_up < 0:
+                self.rules.stock_exhausted(self)
+        self.to_act = self.leader
+        self.phase = PLAY
+        if not any(self.hands):
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        self._score(self.rules.hand_scores(self))
+        if self.phase == GAME_OVER:
+            return
+        winner = self.rules.game_winner(self, True)
+        if winner is not None and winner >= 0:
+            self._finish_game(winner)
+        else:
+            self._deal_next_hand()
+
+    def _score(self, events: Sequence[ScoreEvent] | None) -> None:
+        """Add score events to the totals; end the game if the rules say it is won."""
+        if not events:
+            return
+        for event in events:
+            self.scores[event.player] += event.points
+            self.hand_points[event.player] += event.points
+            self.events.append(event)
+            self.event_hands.append(self.hand_no)
+        winner = self.rules.game_winner(self, False)
+        if winner is not None and winner >= 0:
+            self._finish_game(winner)
+
+    def score(self, events: Sequence[ScoreEvent]) -> None:
+        """Record scores on behalf of a plugin (its turn actions score through this)."""
+        self._legal = None
+        self._score(events)
+
+    def _finish_game(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = GAME_OVER
+        self._legal = []
+
+    def playout(self, rng: random.Random, hands: int | None = 1) -> int:
+        """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
+
+        The fast path of random players, for simulations and the benchmark: a
+        card is drawn from the cards :meth:`legal_actions` allows (each copy
+        counted), and the action recorded names the same copy
+        :meth:`legal_actions` would, so replaying :attr:`history` through
+        :meth:`apply` rebuilds this very state.  Return the number of decisions.
+        """
+        stop = None if hands is None else self.hand_no + hands
+        legal_plays = self.rules.legal_plays
+        plays = self._play_actions
+        history = self.history
+        key_of = self.card_key.__getitem__
+        draw = rng.random
+        decisions = 0
+        while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
+            decisions += 1
+            if self.phase == PLAY:
+                seat = self.to_act
+                cards = legal_plays(self, seat, self.hands[seat])
+                keys = list(map(key_of, cards))
+                card = cards[keys.index(keys[int(draw() * len(cards))])]
+                history.append(plays[card])
+                self._legal = None
+                self._play(card)
+            else:
+                legal = self.legal_actions()
+                self.apply(legal[int(draw() * len(legal))])
+        return decisions
+
+    # ------------------------------------------------------------------ refusals
+
+    def _refusal(self, action: Action) -> IllegalActionError:
+        """Build the error that says which rule forbids ``action`` now."""
+        seat = self.to_act
+        if self.phase == GAME_OVER:
+            return IllegalActionError("the game is over: no action is legal", "game.target")
+        if self.phase == PLAY and action.kind != Kind.PLAY:
+            return IllegalActionError(
+                f"seat {seat} must play a card to the trick: only the winner of a trick may "
+                "declare, exchange or show, after winning it and before drawing",
+                "declarations.after_winning",
+            )
+        if self.phase == TURN and action.kind == Kind.PLAY:
+            return IllegalActionError(
+                f"seat {seat} won the trick and must finish the turn (declare, or "
+                f"'{self._end_word()}') before the next card is played",
+                "declarations.before_drawing",
+            )
+        if action.kind == Kind.PLAY and (
+            len(action.cards) != 1 or action.cards[0] not in self.hands[seat]
+        ):
+            return IllegalActionError(f"seat {seat} does not hold that card", "play.own_cards")
+        reason = self.rules.refusal(self, seat, action)
+        return IllegalActionError(reason or f"{self.action_text(action)!r} is not legal now")
+
+    def _end_word(self) -> str:
+        return "draw" if self.stock_left() else "pass"
+
+    # ------------------------------------------------------------------ notation
+
+    def card_token(self, card: int, seat: int | None = None) -> str:
+        """Write a card as an action names it: ``QS``, ``QS*`` on the table, ``QS*beziques``."""
+        text = self.deck.card_text(card)
+        if not self.on_table[card]:
+            return text
+        owner = self._owner(card) if seat is None else seat
+        face = self.deck.card_face[card]
+        twins = {
+            self.levels[c]
+            for c in self.hands[owner]
+            if self.on_table[c] and self.deck.card_face[c] == face
+        }
+        if len(twins) < 2:
+            return text + "*"
+        return text + "*" + "+".join(self.declared_classes(card))
+
+    def _owner(self, card: int) -> int:
+        for seat, hand in enumerate(self.hands):
+            if card in hand:
+                return seat
+        return self.to_act
+
+    def declared_classes(self, card: int) -> list[str]:
+        """Return the names of the classes ``card`` has been declared in this hand."""
+        level = self.levels[card]
+        return [name for i, name in enumerate(self.rules.classes) if (level >> (4 * i)) & 15]
+
+    def action_text(self, action: Action) -> str:
+        """Write ``action`` in the text notation of :mod:`bezique.actions`."""
+        if action.kind == Kind.END_TURN:
+            return self._end_word()
+        seat = self.to_act
+        tokens = sorted(
+            (self.deck.card_face[c], self.card_token(c, seat)) for c in action.cards
+        )
+        words = [KIND_WORDS[action.kind]]
+        if action.combo:
+            words.append(action.combo)
+        words.extend(token for _, token in tokens)
+        return " ".join(words)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action written in the text notation, for the player to act.
+
+        Raise :class:`IllegalActionError` if the text names no possible action.
+        """
+        words = text.split()
+        if not words or words[0].lower() not in WORD_KINDS:
+            expected = ", ".join(sorted(WORD_KINDS))
+            raise IllegalActionError(f"{text!r}: an action starts with one of {expected}", "notation")
+        kind = WORD_KINDS[words[0].lower()]
+        rest = words[1:]
+        combo = ""
+        if kind in (Kind.DECLARE, Kind.ANNOUNCE):
+            if not rest:
+                raise IllegalActionError(f"{text!r}: name the combination to {words[0]}", "notation")
+            combo, rest = rest[0].lower(), rest[1:]
+        if kind == Kind.END_TURN and rest:
+            raise IllegalActionError(f"{text!r}: '{words[0]}' takes no cards", "notation")
+        cards = self._resolve_tokens(text, rest)
+        return Action(kind, tuple(sorted(cards)), combo)
+
+    def _resolve_tokens(self, text: str, tokens: Sequence[str]) -> list[int]:
+        seat = self.to_act
+        hand = self.hands[seat]
+        chosen: list[int] = []
+        for token in tokens:
+            face_text, star, classes = token.partition("*")
+            try:
+                face = self.deck.parse_face(face_text)
+            except CardError as exc:
+                raise IllegalActionError(f"{text!r}: {exc}", "notation") from exc
+            wanted = sorted(classes.split("+")) if classes else None
+            for card in hand:
+                if card in chosen or self.deck.card_face[card] != face:
+                    continue
+                if self.on_table[card] != bool(star):
+                    continue
+                if wanted is not None and sorted(self.declared_classes(card)) != wanted:
+                    continue
+                chosen.append(card)
+                break
+            else:
+                where = "on the table" if star else "in the concealed hand"
+                raise IllegalActionError(
+                    f"{text!r}: seat {seat} has no {token} {where}", "play.own_cards"
+                )
+        return chosen
+
+    def action_id(self, action: Action) -> int:
+        """Return a stable integer for ``action``: same meaning, same number, in any game.
+
+        It packs the kind, the combination (by its place in the variant's table)
+        and, for each card, its face and whether it lies on the table.
+        """
+        combos = self.rules.combo_names
+        code = action.combo and combos.index(action.combo) + 1 or 0
+        base = 2 * self.deck.faces + 1
+        for face, on_table in sorted((self.deck.card_face[c], self.on_table[c]) for c in action.cards):
+            code = code * base + 2 * face + on_table + 1
+        return code * len(Kind) + int(action.kind)
+
+    def legal_action_ids(self) -> list[int]:
+        """Return :meth:`action_id` of every legal action, in the same order."""
+        return [self.action_id(a) for a in self.legal_actions()]
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return what ``player`` may see now, as plain JSON-able data.
+
+        His own hand, every player's declared cards on the table, the turn-up,
+        the cards played this hand (they were seen face up), the number of cards
+        in each hand and in the stock, scores and score events, and his legal
+        actions when it is his turn.  Never another player's concealed cards or
+        the order of the stock.
+        """
+        deck = self.deck
+        own = [self.card_token(c, player) for c in self.hands[player]]
+        table = [
+            [self.card_token(c, seat) for c in hand if self.on_table[c]]
+            for seat, hand in enumerate(self.hands)
+        ]
+        view: dict[str, Any] = {
+            "player": player,
+            "variant": self.rules.variant.name,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "trump": deck.suits[self.trump] if self.trump >= 0 else None,
+            "turn_up": deck.card_text(self.turn_up) if self.turn_up >= 0 else None,
+            "stock": self.stock_left(),
+            "hand": own,
+            "table": table,
+            "hand_sizes": [len(h) for h in self.hands],
+            "trick": [[s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick)],
+            "played": [deck.card_text(c) for c in self.played],
+            "tricks_done": self.tricks_done,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "scores": list(self.scores),
+            "hand_points": list(self.hand_points),
+            "events": [list(e) for e in self.events],
+            "winner": self.winner,
+        }
+        if self.phase != GAME_OVER and self.to_act == player:
+            view["legal"] = [self.action_text(a) for a in self.legal_actions()]
+        return view
+
+    # ------------------------------------------------------------------ copies
+
+    def clone(self) -> GameState:
+        """Return an independent copy that shares only the immutable ruleset."""
+        copy = object.__new__(GameState)
+        copy.__dict__.update(self.__dict__)
+        for name in ("history", "events", "event_hands", "scores", "hand_points", "trick",
+                     "trick_seats", "stock", "on_table", "levels", "played", "overrides"):
+            setattr(copy, name, list(getattr(self, name)) if name != "overrides"
+                    else dict(self.overrides))
+        copy.card_key = list(self.card_key)
+        copy.decks = [list(d) for d in self.decks]
+        copy.hands = [list(h) for h in self.hands]
+        copy.won = [list(w) for w in self.won]
+        copy.pending = [list(p) for p in self.pending]
+        copy.turn = TurnState()
+        copy.turn.declared = list(self.turn.declared)
+        copy.turn.scored = self.turn.scored
+        copy.turn.blocked = list(self.turn.blocked)
+        copy.rng = random.Random()
+        copy.rng.setstate(self.rng.getstate())
+        copy.extra = _json_copy(self.extra)
+        copy._legal = None
+        return copy
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the whole state as JSON-able data; :func:`from_json` rebuilds it."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "format": STATE_FORMAT,
+            "variant": self.variant_spec,
+            "overrides": _json_copy(self.overrides),
+            "seed": self.seed,
+            "decks": [list(d) for d in self.decks],
+            "first_dealer": self.first_dealer,
+            "rng": [version, list(internal), gauss],
+            "history": [list(a) for a in self.history],
+            "events": [list(e) for e in self.events],
+            "event_hands": list(self.event_hands),
+            "scores": list(self.scores),
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "winner": self.winner,
+            "extra": _json_copy(self.extra),
+            "hands": [list(h) for h in self.hands],
+            "won": [list(w) for w in self.won],
+            "on_table": [int(t) for t in self.on_table],
+            "levels": list(self.levels),
+            "pending": [[[combo, list(cards)] for combo, cards in p] for p in self.pending],
+            "played": list(self.played),
+            "hand_points": list(self.hand_points),
+            "trick": list(self.trick),
+            "trick_seats": list(self.trick_seats),
+            "tricks_done": self.tricks_done,
+            "last_trick_winner": self.last_trick_winner,
+            "turn": [list(self.turn.declared), self.turn.scored, list(self.turn.blocked)],
+            "turn_up": self.turn_up,
+            "trump": self.trump,
+            "stock": list(self.stock),
+            "leader": self.leader,
+            "to_act": self.to_act,
+            "phase": self.phase,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when their JSON forms are."""
+        if not isinstance(other, GameState):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_copy(v) for v in value]
+    return value
+
+
+def new_game(
+    variant: str | os.PathLike[str] | Variant | Ruleset = "ordinary",
+    *,
+    overrides: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    decks: Sequence[Sequence[str]] | None = None,
+    first_dealer: int = 0,
+) -> GameState:
+    """Start a game.
+
+    ``variant`` is a registered variant name, a path to a YAML file, a loaded
+    :class:`Variant` or a :class:`Ruleset` (reuse one to start many games
+    cheaply); ``overrides`` is a nested mapping merged over the variant.
+    ``seed`` fixes every shuffle; ``decks`` stacks the decks of the first hands,
+    each a list of card texts, top card first (the first card dealt is the top
+    one; the card after the deal is the turn-up; the rest is the stock, drawn
+    in order).  Hands after the stacked ones are shuffled from the seed.
+    """
+    rules = ruleset_for(variant, overrides)
+    spec = variant if isinstance(variant, str) else rules.variant.origin
+    try:
+        orders = [rules.deck.parse_order(d) for d in (decks or ())]
+    except CardError as exc:
+        raise BeziqueError(f"stacked deck: {exc}") from exc
+    return GameState(
+        rules,
+        seed=seed,
+        decks=orders,
+        first_dealer=first_dealer,
+        overrides=overrides,
+        variant_spec=str(spec),
+    )
+
+
+def from_json(data: Mapping[str, Any]) -> GameState:
+    """Rebuild a state written by :meth:`GameState.to_json`."""
+    if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
+        raise RecordError(f"not a saved game state (expected format {STATE_FORMAT!r})")
+    try:
+        rules = ruleset_for(data["variant"], data["overrides"] or None)
+        state = GameState.__new__(GameState)
+        state.rules = rules
+        state.deck = rules.deck
+        state.players = rules.players
+        state.variant_spec = data["variant"]
+        state.overrides = dict(data["overrides"])
+        state.seed = data["seed"]
+        state.decks = [list(d) for d in data["decks"]]
+        state.first_dealer = data["first_dealer"]
+        version, internal, gauss = data["rng"]
+        state.rng = random.Random()
+        state.rng.setstate((version, tuple(internal), gauss))
+        state.history = [Action(Kind(a[0]), tuple(a[1]), a[2]) for a in data["history"]]
+        state.events = [ScoreEvent(*e) for e in data["events"]]
+        for name in ("event_hands", "scores", "hand_points", "levels", "played", "trick",
+                     "trick_seats", "stock"):
+            setattr(state, name, list(data[name]))
+        for name in ("hand_no", "dealer", "winner", "tricks_done", "last_trick_winner",
+                     "turn_up", "trump", "leader", "to_act", "phase"):
+            setattr(state, name, data[name])
+        state.extra = _json_copy(data["extra"])
+        state.hands = [list(h) for h in data["hands"]]
+        state.won = [list(w) for w in data["won"]]
+        state.on_table = [bool(t) for t in data["on_table"]]
+        face = state.deck.card_face
+        state.card_key = [
+            ~(lv * 4096 + face[c]) if t else face[c]
+            for c, (t, lv) in enumerate(zip(state.on_table, data["levels"]))
+        ]
+        state.pending = [[(c, tuple(cards)) for c, cards in p] for p in data["pending"]]
+        state.turn = TurnState()
+        state.turn.declared, state.turn.scored, state.turn.blocked = (
+            list(data["turn"][0]), data["turn"][1], list(data["turn"][2]))
+        state._play_actions = [Action(Kind.PLAY, (c,)) for c in range(state.deck.size)]
+        state._legal = None
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise RecordError(f"saved game state is damaged: {exc!r}") from exc
+    return state

@@ -1,0 +1,145 @@
+"""The hooks a rules plugin implements.
+
+Every hook is prefixed ``bezique_``.  A variant file lists its plugins by
+registered name; each game builds its own plugin manager from that list, and the
+kernel resolves every game hook **once per game** into a plain callable (see
+:mod:`bezique.ruleset`), so pluggy's per-call cost is never paid in the card loop.
+
+Plugins listed later in a variant's ``plugins:`` override earlier ones: pluggy
+calls the implementation registered last first, and every game hook is
+``firstresult``, so a plugin answers what it changes and returns ``None`` for the
+rest, which falls through to the plugins listed before it.
+
+Arguments, named exactly as below, that an implementation may take (any subset):
+
+``state``
+    the :class:`bezique.game.GameState` (read it; change it only where the hook says).
+``player``
+    a seat number, ``0 .. players - 1``.
+``action``
+    a :class:`bezique.actions.Action`.
+``cards``
+    physical card ids (see :mod:`bezique.cards`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    from bezique.actions import Action
+    from bezique.game import GameState, ScoreEvent
+
+PROJECT = "bezique"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def bezique_variant_files() -> Mapping[str, Traversable] | None:
+    """Offer variant files that this plugin ships.
+
+    Called on every installed plugin (not ``firstresult``) when the catalogue of
+    variants is built.  Return a mapping from variant name to the YAML file (a
+    path or an :mod:`importlib.resources` traversable), or ``None``.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
+    """Return the scores earned by the deal itself (a seven turned up, say).
+
+    Called once after each deal, before the first lead.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_trick_winner(state: GameState, cards: list[int]) -> int | None:
+    """Return the position, in order of play, of the card that wins ``cards``.
+
+    ``cards`` is the finished trick, the lead first.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
+    """Return the cards ``player`` may play to the current trick.
+
+    ``cards`` is everything in the player's hand; return a sub-list (the duties
+    of the end-game, for instance), or ``cards`` itself when play is free.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_turn_actions(state: GameState, player: int) -> list[Action] | None:
+    """Return what the trick's winner may do before drawing, besides ending the turn.
+
+    Declarations, announcements and the seven of trumps, for instance.  Called
+    once for each decision in the winner's turn; the kernel adds the action that
+    ends the turn (``draw``, or ``pass`` once the stock is gone).
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
+    """Explain why a turn action that is not legal now is refused.
+
+    Called only when :meth:`GameState.apply` refuses an action, so it may be
+    slow.  Return a sentence that names the rule, or ``None`` to fall through.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
+    """Carry out a legal turn action (score it, lay cards on the table, ...).
+
+    Return ``True`` when handled.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent] | None:
+    """Return the scores earned by the finished trick ``cards`` won by ``winner``."""
+
+
+@hookspec(firstresult=True)
+def bezique_stock_exhausted(state: GameState) -> bool | None:
+    """Prepare the end-game once the last card of the stock has been drawn.
+
+    In the ordinary game the declared cards go back to the hands and any
+    announced combination lapses.  Return ``True`` when handled.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_hand_scores(state: GameState) -> list[ScoreEvent] | None:
+    """Return the scores earned when the hand's last trick has been played."""
+
+
+@hookspec(firstresult=True)
+def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
+    """Return the winner of the game if it is over now, else ``None``.
+
+    Called after every score (``hand_over`` false) and after each hand
+    (``hand_over`` true).  Return ``-1`` for "not over" to stop the fall-through.
+    """
+
+
+GAME_HOOKS: tuple[str, ...] = (
+    "bezique_deal_scores",
+    "bezique_trick_winner",
+    "bezique_legal_plays",
+    "bezique_turn_actions",
+    "bezique_refusal",
+    "bezique_apply_turn_action",
+    "bezique_trick_scores",
+    "bezique_stock_exhausted",
+    "bezique_hand_scores",
+    "bezique_game_winner",
+)
+"""The hooks a game resolves into plain callables when it is built."""
+

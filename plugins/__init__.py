@@ -1,0 +1,1 @@
+"""Rules plugins that ship with bezique; each is registered like an outside plugin."""

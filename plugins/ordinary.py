@@ -1,0 +1,637 @@
+"""The rules of ordinary bezique, as a plugin registered like any other.
+
+Everything a rulebook states as a number lives in the variant's YAML; this
+module holds the procedures a table cannot say:
+
+* the trick: the higher card of the suit led or a trump wins, and of two
+  identical cards the first played (S0 and S2 on play);
+* the end-game duties once the stock is gone: follow suit, win if able, trump if
+  void and able (S0 on the last eight tricks);
+* declaring after a won trick and before drawing: which combinations the winner
+  may declare, the class rule (a declared card may join only a combination of
+  another class or a higher one of its own), the one-new-card rule, several
+  disjoint combinations per trick or one with the others announced for later
+  (S0 declaring paragraph; Foster, S3, S4);
+* the seven of trumps: turned up, exchanged, shown (S0, S2);
+* brisques, the last trick, and who has won the game (S0 footnotes 4 and 5).
+
+Cards a player has declared lie on the table but stay in his hand.  A card's
+``state.levels`` entry keeps, four bits per combination class (in the order of
+``ruleset.classes``), the highest level it has been declared at in that class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import reduce
+from itertools import combinations_with_replacement, product
+from operator import or_
+from typing import Any, NamedTuple
+
+from bezique.actions import Action, Kind
+from bezique.game import GameState, ScoreEvent
+from bezique.hookspecs import hookimpl
+
+
+class Combination(NamedTuple):
+    """One row of the combination table, compiled for one trump suit."""
+
+    name: str
+    points: int
+    shift: int
+    """Bit offset of the combination's class in a card's ``levels``."""
+    level: int
+    faces: tuple[int, ...]
+    """Same-suit combinations: the faces needed (one card of each)."""
+    rank_faces: tuple[int, ...]
+    """Same-rank combinations: the faces that count, and ``count`` cards of them."""
+    count: int
+    distinct_suits: bool
+    pairs: int
+    """Bezique combinations: how many bezique pairs."""
+    mask: int
+    """Bit ``1 << face`` set for every face the combination can use."""
+    rank: int
+    """Same-rank combinations: the rank index."""
+
+
+class Tables:
+    """What the plugin compiles from a variant once, shared by every game of it."""
+
+    def __init__(self, state: GameState) -> None:
+        """Compile the tables of ``state``'s variant."""
+        data = state.rules.data
+        deck = state.deck
+        self.data = data
+        self.classes = state.rules.classes
+        self.brisque_ranks = frozenset(deck.rank_index(r) for r in data["brisques"]["ranks"])
+        self.brisque_points: int = data["brisques"]["points"]
+        self.brisques_now = data["brisques"]["timing"] == "immediate"
+        seven = data["seven_of_trumps"]
+        self.seven_rank = deck.rank_index(seven["rank"])
+        self.seven = seven
+        self.several = data["declarations"]["per_trick"] == "several"
+        self.new_card_required: bool = data["declarations"]["new_card_required"]
+        self.endgame = data["endgame"]
+        self.game = data["game"]
+        self.last_trick = data["last_trick"]
+        self.last_trick_exhausts = self.last_trick["which"] == "stock_exhausting"
+        self.last_trick_points: int = self.last_trick["points"]
+        self.sevens_on_play = seven["scoring"] == "on_play"
+        self.card_bit = [1 << f for f in deck.card_face]
+        self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
+        self.target: int = data["game"]["target"]
+        self.card_rank = deck.card_rank
+        self.packs = deck.packs
+        self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
+        self.by_trump: dict[int, list[Combination]] = {}
+        self.tests_by_trump: dict[
+            int, tuple[list[tuple[int, Combination]], list[Combination]]
+        ] = {}
+        self.by_name: dict[int, dict[str, Combination]] = {}
+
+    def combinations(self, state: GameState) -> list[Combination]:
+        """Return the combination table compiled for the current trump suit."""
+        table = self.by_trump.get(state.trump)
+        if table is None:
+            table = [self._compile(state, name, row) for name, row in self._rows()]
+            self.by_trump[state.trump] = table
+            self.by_name[state.trump] = {c.name: c for c in table}
+        return table
+
+    def quick_tests(
+        self, state: GameState
+    ) -> tuple[list[tuple[int, Combination]], list[Combination]]:
+        """Return cheap first tests of the current trump's combinations.
+
+        A list of (mask, combination): a form of the combination needs every face
+        of the mask; and the same-rank combinations, which need ``count`` cards
+        of their rank.  A combination passing neither cannot be declared.
+        """
+        tests = self.tests_by_trump.get(state.trump)
+        if tests is None:
+            combos = self.combinations(state)
+            groups = [(mask, c) for c in combos if not c.rank_faces for mask in _form_masks(c)]
+            tests = (groups, [c for c in combos if c.rank_faces])
+            self.tests_by_trump[state.trump] = tests
+        return tests
+
+    def combination(self, state: GameState, name: str) -> Combination | None:
+        """Return the compiled combination called ``name``, if the variant has one."""
+        self.combinations(state)
+        return self.by_name[state.trump].get(name)
+
+    def _rows(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        yield from self.data["declarations"]["combinations"].items()
+
+    def _compile(self, state: GameState, name: str, row: dict[str, Any]) -> Combination:
+        deck = state.deck
+        trump = state.trump
+        shift = 4 * self.classes.index(row["class"])
+        suits = _suits_for(row.get("suit", "any"), len(deck.suits), trump)
+        faces: tuple[int, ...] = ()
+        rank_faces: tuple[int, ...] = ()
+        pairs = 0
+        count: int = row.get("count", 0)
+        if "ranks" in row:
+            count = len(row["ranks"])
+            faces = tuple(deck.face(deck.rank_index(r), s) for s in suits for r in row["ranks"])
+        elif "rank" in row:
+            rank = deck.rank_index(row["rank"])
+            rank_faces = tuple(deck.face(rank, s) for s in suits)
+        else:
+            pairs = row["beziques"]
+            if trump >= 0:
+                queen, knave = self.data["declarations"]["bezique_cards"][deck.suits[trump]]
+                faces = (deck.parse_face(queen), deck.parse_face(knave))
+        mask = sum(1 << f for f in set(faces + rank_faces))
+        rank_index = deck.rank_index(row["rank"]) if "rank" in row else -1
+        return Combination(
+            name,
+            row["points"],
+            shift,
+            row["level"],
+            faces,
+            rank_faces,
+            count,
+            row.get("distinct_suits", False),
+            pairs,
+            mask,
+            rank_index,
+        )
+
+
+def _form_masks(combo: Combination) -> tuple[int, ...]:
+    """Masks of faces that must all be present; empty for same-rank combinations."""
+    if combo.rank_faces:
+        return ()
+    if combo.pairs:
+        return (combo.mask,) if combo.faces else ()
+    size = combo.count
+    return tuple(
+        sum(1 << f for f in combo.faces[i : i + size]) for i in range(0, len(combo.faces), size)
+    )
+
+
+def _suits_for(rule: str, suits: int, trump: int) -> list[int]:
+    if rule == "trump":
+        return [trump] if trump >= 0 else []
+    if rule == "plain":
+        return [s for s in range(suits) if s != trump]
+    return list(range(suits))
+
+
+def tables(state: GameState) -> Tables:
+    """Return this plugin's compiled tables for ``state``'s variant."""
+    found: Tables | None = state.rules.tables.get(__name__)
+    if found is None:
+        found = state.rules.tables[__name__] = Tables(state)
+    return found
+
+
+# ---------------------------------------------------------------------- the deal
+
+
+@hookimpl
+def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
+    """A seven of trumps turned up scores for the dealer (S0 and S2 tables)."""
+    t = tables(state)
+    state.extra["sevens_scored"] = []
+    if state.turn_up >= 0 and state.deck.card_rank[state.turn_up] == t.seven_rank:
+        state.extra["sevens_scored"].append(state.turn_up)
+        points = t.seven["turn_up_points"]
+        return [ScoreEvent(state.dealer, points, "seven_of_trumps.turn_up_points", "turned up")]
+    return []
+
+
+# ---------------------------------------------------------------------- tricks
+
+
+@hookimpl
+def bezique_trick_winner(state: GameState, cards: list[int]) -> int:
+    """Return the position of the winning card: highest of the suit led, or highest trump."""
+    suit_of = state.deck.card_suit
+    rank_of = state.deck.card_rank
+    trump = state.trump
+    best = 0
+    best_suit = suit_of[cards[0]]
+    best_rank = rank_of[cards[0]]
+    for position in range(1, len(cards)):
+        card = cards[position]
+        suit = suit_of[card]
+        if suit == best_suit:
+            if rank_of[card] < best_rank:  # identical cards: the first played stays
+                best, best_rank = position, rank_of[card]
+        elif suit == trump:
+            best, best_suit, best_rank = position, suit, rank_of[card]
+    return best
+
+
+@hookimpl
+def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int]:
+    """Free play while the stock lasts; the end-game duties once it is gone."""
+    if state.stock or state.turn_up >= 0 or not state.trick:
+        return cards
+    return endgame_plays(state, cards)
+
+
+def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
+    """Return the cards that meet the end-game duties: follow, win if able, trump if void."""
+    duties = tables(state).endgame
+    suit_of = state.deck.card_suit
+    rank_of = state.deck.card_rank
+    trick = state.trick
+    led = suit_of[trick[0]]
+    best = trick[bezique_trick_winner(state, trick)]
+    best_suit, best_rank = suit_of[best], rank_of[best]
+    follow = [c for c in cards if suit_of[c] == led]
+    if follow and duties["follow_suit"]:
+        if duties["must_win"] and best_suit == led:
+            beating = [c for c in follow if rank_of[c] < best_rank]
+            if beating:
+                return beating
+        return follow
+    trump = state.trump
+    if not follow and duties["must_trump"] and trump >= 0 and led != trump:
+        trumps = [c for c in cards if suit_of[c] == trump]
+        if best_suit == trump:
+            trumps = [c for c in trumps if rank_of[c] < best_rank]
+        if trumps:
+            return trumps
+    return cards
+
+
+@hookimpl
+def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
+    """Brisques won (when scored at once), the last trick, and sevens scored on play."""
+    t = tables(state)
+    events: list[ScoreEvent] = []
+    brisque = t.brisque
+    if t.brisques_now and sum(map(brisque.__getitem__, cards)):
+        brisques = [c for c in cards if brisque[c]]
+        detail = " ".join(map(state.deck.card_texts.__getitem__, brisques))
+        events.append(ScoreEvent(winner, t.brisque_points * len(brisques), "brisques", detail))
+    if t.sevens_on_play and (state.stock or state.turn_up >= 0):
+        events.extend(_sevens_played(state, t))
+    if (
+        len(state.stock) + (state.turn_up >= 0) == state.players
+        if t.last_trick_exhausts
+        else not any(state.hands)
+    ):
+        state.last_trick_winner = winner
+        events.append(ScoreEvent(winner, t.last_trick_points, "last_trick"))
+    return events
+
+
+def _sevens_played(state: GameState, t: Tables) -> list[ScoreEvent]:
+    """The seven of trumps scores for whoever plays it while the stock lasts (A12 reading)."""
+    events = []
+    scored: list[int] = state.extra["sevens_scored"]
+    for card, seat in zip(state.trick, state.trick_seats):
+        if _is_trump_seven(state, t, card) and card not in scored:
+            scored.append(card)
+            events.append(ScoreEvent(seat, t.seven["declare_points"], "seven_of_trumps.on_play"))
+    return events
+
+
+def _is_trump_seven(state: GameState, t: Tables, card: int) -> bool:
+    deck = state.deck
+    return deck.card_rank[card] == t.seven_rank and deck.card_suit[card] == state.trump
+
+
+@hookimpl
+def bezique_stock_exhausted(state: GameState) -> bool:
+    """Declared cards go back into the hands; announced combinations lapse (A38)."""
+    for hand in state.hands:
+        for card in hand:
+            if state.on_table[card]:
+                state.set_card(card, False, state.levels[card])
+    state.pending = [[] for _ in range(state.players)]
+    return True
+
+
+@hookimpl
+def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
+    """Brisques counted at the end of the hand, when the variant counts them then."""
+    t = tables(state)
+    if t.brisques_now:
+        return []
+    events = []
+    for seat, won in enumerate(state.won):
+        count = sum(1 for c in won if state.deck.card_rank[c] in t.brisque_ranks)
+        if count:
+            events.append(ScoreEvent(seat, count * t.brisque_points, "brisques", "end of hand"))
+    return events
+
+
+@hookimpl
+def bezique_game_winner(state: GameState, hand_over: bool) -> int:
+    """The first to reach the target wins; if several do at once, the precedence rule decides."""
+    t = tables(state)
+    game = t.game
+    if max(state.scores) < t.target or (not hand_over and game["check"] == "hand_end"):
+        return -1
+    scores = state.scores
+    over = [seat for seat in range(state.players) if scores[seat] >= game["target"]]
+    if not over:
+        return -1
+    if len(over) > 1 and game["both_over"] == "last_trick_winner":
+        if state.last_trick_winner in over:
+            return state.last_trick_winner
+    return max(over, key=lambda seat: scores[seat])
+
+
+# ---------------------------------------------------------------------- declaring
+
+
+@hookimpl
+def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
+    """What the trick's winner may do before drawing: the seven, then combinations."""
+    if not state.stock and state.turn_up < 0:
+        return []
+    t = tables(state)
+    hand = state.hands[player]
+    levels = state.levels
+    bit = t.card_bit
+    present = reduce(or_, map(bit.__getitem__, hand), 0)
+    pending = state.pending[player]
+    if not t.new_card_required or pending or not any(map(levels.__getitem__, hand)):
+        fresh = present
+    else:
+        fresh = reduce(or_, [bit[c] for c in hand if not levels[c]], 0)
+    actions = _seven_actions(state, t, player) if present & t.seven_bits else []
+    groups, by_rank = t.quick_tests(state)
+    possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
+    if len(possible) > 1:  # a combination with several suits' forms may appear more than once
+        possible = list(dict.fromkeys(possible))
+    for combo in by_rank:
+        # Cheap bound first: with P packs, n cards of a rank need n / P different faces.
+        found = present & combo.mask
+        if fresh & found and found.bit_count() * t.packs >= combo.count:
+            ranks = list(map(t.card_rank.__getitem__, hand))
+            if ranks.count(combo.rank) >= combo.count:
+                possible.append(combo)
+    if not possible and not pending:
+        return actions
+    kind = Kind.DECLARE if t.several or not state.turn.scored else Kind.ANNOUNCE
+    for combo, cards in _legal_combinations(state, t, player, kind, possible):
+        actions.append(Action(kind, cards, combo.name))
+    return actions
+
+
+def _seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
+    if t.seven["scoring"] != "declare_or_exchange" or state.trump < 0:
+        return []
+    scored = state.extra["sevens_scored"]
+    for card in state.hands[player]:
+        if _is_trump_seven(state, t, card) and card not in scored:
+            actions = [Action(Kind.SHOW, (card,))]
+            turn_up = state.turn_up
+            if turn_up >= 0 and not _is_trump_seven(state, t, turn_up):
+                actions.insert(0, Action(Kind.EXCHANGE, (card,)))
+            return actions
+    return []
+
+
+def _legal_combinations(
+    state: GameState, t: Tables, player: int, kind: Kind, combos: list[Combination]
+) -> Iterator[tuple[Combination, tuple[int, ...]]]:
+    """Yield each distinct legal combination (one per choice that the rules tell apart)."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    pending = state.pending[player]
+    for combo, cards in _candidates(state, t, player, combos):
+        if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
+            continue
+        if _refusal(state, t, player, combo, cards, kind) is None:
+            key = (combo.name, tuple(sorted(_card_key(state, c) for c in cards)))
+            if key not in seen:
+                seen.add(key)
+                yield combo, cards
+
+
+def _card_key(state: GameState, card: int) -> int:
+    """Two cards with equal keys are interchangeable in a declaration."""
+    return (state.levels[card] * 2 + state.on_table[card]) * 4096 + state.deck.card_face[card]
+
+
+def _candidates(
+    state: GameState, t: Tables, player: int, combos: list[Combination]
+) -> Iterator[tuple[Combination, tuple[int, ...]]]:
+    """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
+    hand = state.hands[player]
+    if combos:
+        groups = _groups(state, hand)
+        for combo in combos:
+            yield from _forms(state, combo, groups)
+    for combo_name, cards in state.pending[player]:
+        pending = t.combination(state, combo_name)
+        if pending is not None and all(c in hand and state.on_table[c] for c in cards):
+            yield pending, cards
+
+
+def _groups(state: GameState, hand: list[int]) -> dict[int, dict[int, list[int]]]:
+    """Group a hand: face -> key of interchangeable copies -> those cards, in hand order."""
+    groups: dict[int, dict[int, list[int]]] = {}
+    for card in hand:
+        face = state.deck.card_face[card]
+        groups.setdefault(face, {}).setdefault(_card_key(state, card), []).append(card)
+    return groups
+
+
+def _forms(
+    state: GameState, combo: Combination, groups: dict[int, dict[int, list[int]]]
+) -> Iterator[tuple[Combination, tuple[int, ...]]]:
+    """Yield every distinct set of the player's cards that forms ``combo``."""
+    if combo.pairs:
+        queen, knave = combo.faces
+        for queens in _choose(list(groups.get(queen, {}).values()), combo.pairs):
+            for knaves in _choose(list(groups.get(knave, {}).values()), combo.pairs):
+                yield combo, tuple(sorted(queens + knaves))
+    elif combo.rank_faces:
+        units = [cards for f in combo.rank_faces for cards in groups.get(f, {}).values()]
+        for chosen in _choose(units, combo.count):
+            if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.count:
+                continue
+            yield combo, tuple(sorted(chosen))
+    else:
+        per_suit = combo.count
+        for start in range(0, len(combo.faces), per_suit):
+            faces = combo.faces[start : start + per_suit]
+            if not all(f in groups for f in faces):
+                continue
+            for picks in product(*(list(groups[f].values()) for f in faces)):
+                yield combo, tuple(sorted(cards[0] for cards in picks))
+
+
+def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]) -> bool:
+    """Return whether the faces of ``cards`` make up ``combo`` (legality aside)."""
+    faces = sorted(state.deck.card_face[c] for c in cards)
+    if combo.pairs:
+        return faces == sorted(combo.faces * combo.pairs)
+    if combo.rank_faces:
+        suits = {state.deck.card_suit[c] for c in cards}
+        return (
+            len(faces) == combo.count
+            and all(f in combo.rank_faces for f in faces)
+            and (not combo.distinct_suits or len(suits) == combo.count)
+        )
+    size = combo.count
+    groups = (sorted(combo.faces[i : i + size]) for i in range(0, len(combo.faces), size))
+    return any(faces == group for group in groups)
+
+
+def _choose(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
+    """Yield each way to take ``count`` cards from groups of interchangeable cards."""
+    for picks in combinations_with_replacement(range(len(units)), count):
+        taken: list[int] = []
+        for index in set(picks):
+            need = picks.count(index)
+            if need > len(units[index]):
+                break
+            taken.extend(units[index][:need])
+        else:
+            yield taken
+
+
+def _refusal(
+    state: GameState,
+    t: Tables,
+    player: int,
+    combo: Combination,
+    cards: tuple[int, ...],
+    kind: Kind,
+) -> str | None:
+    """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None."""
+    turn = state.turn
+    deck = state.deck
+    blocked = [c for c in cards if c in turn.blocked]
+    if blocked:
+        return (
+            f"{deck.card_text(blocked[0])} was just taken in exchange for the seven of trumps "
+            "and may not be declared in the same turn (A13)"
+        )
+    if kind == Kind.DECLARE and t.several and any(c in turn.declared for c in cards):
+        return (
+            "no card may serve in two combinations declared after the same trick "
+            "(declarations.per_trick: several, S0)"
+        )
+    if kind == Kind.DECLARE and not t.several and turn.scored:
+        return (
+            "only one combination may be scored for each trick won (declarations.per_trick: "
+            "one); 'announce' it to score it after a later trick"
+        )
+    announced = (combo.name, cards) in state.pending[player]
+    if t.new_card_required and not announced:
+        fresh = [c for c in cards if not state.levels[c] or (
+            kind == Kind.ANNOUNCE and c in turn.declared)]
+        if not fresh:
+            return (
+                "every declaration needs at least one card never declared before "
+                "(declarations.new_card_required, S0)"
+            )
+    for card in cards:
+        if (state.levels[card] >> combo.shift) & 15 >= combo.level:
+            return (
+                f"{deck.card_text(card)} was already declared in a combination of the same class "
+                f"and at least as high: a declared card may join only a higher combination of its "
+                f"class, or one of another class (S0)"
+            )
+    return None
+
+
+@hookimpl
+def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool:
+    """Carry out a declaration, an announcement, or the seven of trumps."""
+    t = tables(state)
+    if action.kind == Kind.DECLARE:
+        combo = t.combination(state, action.combo)
+        assert combo is not None
+        _declare(state, player, combo, action.cards)
+    elif action.kind == Kind.ANNOUNCE:
+        for card in action.cards:
+            state.set_card(card, True, state.levels[card])
+        state.pending[player].append((action.combo, action.cards))
+    elif action.kind == Kind.EXCHANGE:
+        seven = action.cards[0]
+        hand = state.hands[player]
+        hand.remove(seven)
+        hand.append(state.turn_up)
+        state.turn.blocked.append(state.turn_up)
+        state.turn_up = seven
+        state.extra["sevens_scored"].append(seven)
+        points = t.seven["exchange_points"]
+        state.score([ScoreEvent(player, points, "seven_of_trumps.exchange_points", "exchanged")])
+    elif action.kind == Kind.SHOW:
+        state.extra["sevens_scored"].append(action.cards[0])
+        points = t.seven["declare_points"]
+        state.score([ScoreEvent(player, points, "seven_of_trumps.declare_points", "shown")])
+    else:
+        return False
+    return True
+
+
+def _declare(state: GameState, player: int, combo: Combination, cards: tuple[int, ...]) -> None:
+    mask = 15 << combo.shift
+    for card in cards:
+        levels = state.levels[card]
+        old = (levels >> combo.shift) & 15
+        state.set_card(card, True, (levels & ~mask) | (max(old, combo.level) << combo.shift))
+    state.turn.declared.extend(cards)
+    state.turn.scored += 1
+    pending = state.pending[player]
+    if (combo.name, cards) in pending:
+        pending.remove((combo.name, cards))
+    detail = " ".join(state.deck.card_text(c) for c in cards)
+    state.score([ScoreEvent(player, combo.points, combo.name, detail)])
+
+
+@hookimpl
+def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
+    """Explain why a play or turn action is refused."""
+    t = tables(state)
+    deck = state.deck
+    if action.kind == Kind.PLAY:
+        if state.stock_left() or not state.trick:
+            return None
+        allowed = " ".join(deck.card_text(c) for c in endgame_plays(state, state.hands[player]))
+        return (
+            "once the stock is gone the second player must follow suit, win the trick if "
+            f"able, and trump if void and able (endgame, S0): play one of {allowed}"
+        )
+    if not state.stock_left():
+        return "declarations cease once the stock is exhausted (S0)"
+    if action.kind in (Kind.EXCHANGE, Kind.SHOW):
+        return _seven_refusal(state, t, player, action)
+    if action.kind in (Kind.DECLARE, Kind.ANNOUNCE):
+        return _combination_refusal(state, t, player, action)
+    return None
+
+
+def _seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> str:
+    card = action.cards[0] if action.cards else -1
+    if card < 0 or not _is_trump_seven(state, t, card) or card not in state.hands[player]:
+        return "exchange and show take the seven of trumps from the player's own hand"
+    if t.seven["scoring"] != "declare_or_exchange":
+        return "in this variant the seven of trumps scores when played (seven_of_trumps.scoring)"
+    if card in state.extra["sevens_scored"]:
+        return "that seven of trumps has already scored this hand"
+    return "the turn-up is already a seven of trumps: exchanging one seven for another is pointless, show it instead (S0)"
+
+
+def _combination_refusal(state: GameState, t: Tables, player: int, action: Action) -> str:
+    combo = t.combination(state, action.combo)
+    if combo is None:
+        names = ", ".join(state.rules.combo_names)
+        return f"{action.combo!r} is not a combination of this variant; its combinations: {names}"
+    if action.kind == Kind.ANNOUNCE and (t.several or not state.turn.scored):
+        return (
+            "'announce' shows a second combination after one has been scored this turn, "
+            "and only under declarations.per_trick: one"
+        )
+    hand = state.hands[player]
+    if not all(c in hand for c in action.cards):
+        return "a declaration uses only the player's own cards, in hand or on the table"
+    if not forms_combination(state, combo, action.cards):
+        return f"those cards do not form {combo.name}"
+    reason = _refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+    return reason or "that declaration is not legal now"

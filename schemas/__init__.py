@@ -1,0 +1,1 @@
+"""JSON Schemas shipped with bezique (package data, read with importlib.resources)."""

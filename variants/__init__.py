@@ -1,0 +1,1 @@
+"""Variant files shipped with bezique (package data, read with importlib.resources)."""
