@@ -188,6 +188,11 @@ class GameState:
         """Return how many cards can still be drawn, the turn-up included."""
         return len(self.stock) + (self.turn_up >= 0)
 
+    def extra_cards(self) -> list[int]:
+        """Return cards a plugin keeps outside hands, tricks and stock (``extra["places"]``)."""
+        places: dict[str, list[int]] = self.extra.get("places", {})
+        return [card for cards in places.values() for card in cards]
+
     def is_over(self) -> bool:
         """Return whether the game has a winner."""
         return self.phase == GAME_OVER

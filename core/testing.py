@@ -1,0 +1,164 @@
+"""A test kit for rules and plugin authors: stacked decks and scenario games.
+
+``stacked_deck`` writes the deck order that deals given hands, turns up a given
+card and leaves a given stock, so a test states a position in the words of a
+rulebook example rather than as 64 cards::
+
+    game = scenario(
+        "ordinary",
+        hands=[["QS", "JD", "KS", ...], [...]],   # seat 0, seat 1
+        turn_up="9H",
+        stock=["AH", "7C"],                       # drawn in this order
+    )
+
+The other cards follow the named stock in a fixed order.  ``play_out`` applies
+a list of action texts, and ``random_conformance`` checks a variant's
+invariants over many random games (see ``tests/test_conformance.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from bezique.errors import BeziqueError
+from bezique.game import GameState, new_game, ruleset_for
+from bezique.ruleset import Ruleset
+from bezique.variant import Variant
+
+
+def stacked_deck(
+    rules: Ruleset,
+    hands: Sequence[Sequence[str]],
+    turn_up: str | None = None,
+    stock: Sequence[str] = (),
+    dealer: int = 0,
+) -> list[str]:
+    """Return the deck order (card texts, top first) that deals ``hands``.
+
+    ``hands[seat]`` are the cards seat ``seat`` is dealt, in any order; the deal
+    follows the variant's packets, starting left of ``dealer``.  ``turn_up`` is
+    the card turned up after the deal (omit it where trumps are not turned up);
+    ``stock`` lists the next cards drawn, in order.  Every other card follows.
+    """
+    deck = rules.deck
+    data = rules.data
+    players = rules.players
+    size = data["deal"]["hand_size"]
+    if len(hands) != players or any(len(h) != size for h in hands):
+        raise BeziqueError(f"stacked_deck needs {players} hands of {size} cards")
+    remaining = Counter({face: deck.packs for face in range(deck.faces)})
+    queues = [[_take(deck.parse_face(c), remaining, deck) for c in hand] for hand in hands]
+    order: list[int] = []
+    for packet in data["deal"]["packets"]:
+        for offset in range(1, players + 1):
+            seat = (dealer + offset) % players
+            order.extend(queues[seat][:packet])
+            del queues[seat][:packet]
+    if turn_up is not None:
+        order.append(_take(deck.parse_face(turn_up), remaining, deck))
+    order.extend(_take(deck.parse_face(c), remaining, deck) for c in stock)
+    for face in range(deck.faces):
+        order.extend([face] * remaining[face])
+    return [deck.face_text(face) for face in order]
+
+
+def _take(face: int, remaining: Counter[int], deck: Any) -> int:
+    if remaining[face] <= 0:
+        raise BeziqueError(f"stacked_deck: more than {deck.packs} of {deck.face_text(face)}")
+    remaining[face] -= 1
+    return face
+
+
+def scenario(
+    variant: str | os.PathLike[str] | Variant | Ruleset = "ordinary",
+    *,
+    hands: Sequence[Sequence[str]],
+    turn_up: str | None = None,
+    stock: Sequence[str] = (),
+    dealer: int = 0,
+    overrides: Mapping[str, Any] | None = None,
+    seed: int = 0,
+) -> GameState:
+    """Start a game whose first hand is dealt as :func:`stacked_deck` describes."""
+    rules = ruleset_for(variant, overrides)
+    order = stacked_deck(rules, hands, turn_up, stock, dealer)
+    return new_game(rules, decks=[order], first_dealer=dealer, seed=seed)
+
+
+def play_out(state: GameState, actions: Iterable[str]) -> GameState:
+    """Apply each action text in turn; return the state for chaining."""
+    for text in actions:
+        state.apply(text)
+    return state
+
+
+def points_by_rule(state: GameState, player: int) -> dict[str, int]:
+    """Return ``player``'s points in the current hand, added up by rule."""
+    totals: dict[str, int] = {}
+    for hand, event in zip(state.event_hands, state.events):
+        if hand == state.hand_no and event.player == player:
+            totals[event.rule] = totals.get(event.rule, 0) + event.points
+    return totals
+
+
+def check_invariants(state: GameState) -> None:
+    """Assert what must hold after every action of any variant (for conformance tests).
+
+    Every physical card is in exactly one place; hand sizes are what the deal
+    and the draws make them; the scores equal the sum of the score events; a
+    game not over has a legal action.
+    """
+    places: list[int] = []
+    for hand in state.hands:
+        places.extend(hand)
+    for won in state.won:
+        places.extend(won)
+    places.extend(state.trick)
+    places.extend(state.stock)
+    if state.turn_up >= 0:
+        places.append(state.turn_up)
+    places.extend(state.extra_cards())
+    if sorted(places) != list(range(state.deck.size)):
+        counts = Counter(places)
+        wrong = sorted(c for c in range(state.deck.size) if counts[c] != 1)
+        raise AssertionError(f"cards not in exactly one place: {wrong[:8]}")
+    totals = [0] * state.players
+    for event in state.events:
+        totals[event.player] += event.points
+    if totals != state.scores:
+        raise AssertionError(f"scores {state.scores} differ from their events {totals}")
+    if not state.is_over() and not state.legal_actions():
+        raise AssertionError("no legal action in a game that is not over")
+    _check_hand_sizes(state)
+    for seat, hand in enumerate(state.hands):
+        if not all(state.on_table[c] is False for c in state.won[seat]):
+            raise AssertionError("a card won in a trick lies on the table")
+        for card in hand:
+            if state.on_table[card] and not state.stock_left():
+                raise AssertionError("a card lies on the table after the stock is gone")
+
+
+def _check_hand_sizes(state: GameState) -> None:
+    """Between draws every hand is full; a card played to the trick is missing till the draw."""
+    if state.is_over():
+        return
+    size = state.rules.data["deal"]["hand_size"]
+    played_in_trick = set(state.trick_seats)
+    for seat, hand in enumerate(state.hands):
+        if state.stock_left():
+            expected = size - (seat in played_in_trick or state.phase == "turn")
+        else:
+            left = size - state.tricks_done + _endgame_start(state)
+            expected = left - (seat in played_in_trick)
+        if len(hand) != expected:
+            raise AssertionError(f"seat {seat} holds {len(hand)} cards, expected {expected}")
+
+
+def _endgame_start(state: GameState) -> int:
+    """The number of tricks played before the end-game began."""
+    data = state.rules.data
+    dealt = data["deal"]["hand_size"] * state.players
+    return (state.deck.size - dealt) // state.players
