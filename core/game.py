@@ -48,16 +48,26 @@ class ScoreEvent(NamedTuple):
 class TurnState:
     """What the trick's winner has done so far in the current turn."""
 
-    __slots__ = ("blocked", "declared", "scored")
+    __slots__ = ("blocked", "declared", "first_declared", "scored")
 
     def __init__(self) -> None:
         """Start an empty turn."""
         self.declared: list[int] = []
         """Cards declared (scored) in this turn."""
+        self.first_declared: list[int] = []
+        """Cards declared in this turn that had never been declared before it."""
         self.scored = 0
         """How many combinations were scored in this turn."""
         self.blocked: list[int] = []
         """Cards that may not be declared this turn (taken by exchanging the seven)."""
+
+    def declared_set(self) -> frozenset[int]:
+        """The cards declared in this turn, as a set."""
+        return frozenset(self.declared)
+
+    def blocked_set(self) -> frozenset[int]:
+        """The cards that may not be declared this turn, as a set."""
+        return frozenset(self.blocked)
 
 
 _NO_TURN = TurnState()
@@ -133,6 +143,7 @@ class GameState:
         self.extra: dict[str, Any] = {}
         """Plugin-owned state; must stay JSON-serialisable."""
         self._play_actions = [Action(Kind.PLAY, (c,)) for c in range(self.deck.size)]
+        self._others = _others(self.players)
         self._legal: list[Action] | None = None
         self._deal_next_hand()
 
@@ -250,6 +261,13 @@ class GameState:
 
     def _equivalent_legal(self, action: Action) -> Action:
         """Find the legal action that means the same as ``action`` (another copy), or refuse."""
+        if not isinstance(action, tuple) or not all(
+            isinstance(c, int) and 0 <= c < self.deck.size for c in getattr(action, "cards", ())
+        ):
+            raise IllegalActionError(
+                f"{action!r} is not an action: cards are numbered 0 to {self.deck.size - 1}",
+                "notation",
+            )
         try:
             text = self.action_text(action)
         except BeziqueError:
@@ -288,20 +306,22 @@ class GameState:
 
     def _finish_trick(self) -> None:
         cards = self.trick
-        seats = self.trick_seats
-        winner = seats[self.rules.trick_winner(self, cards)]
+        rules = self.rules
+        winner = self.trick_seats[rules.trick_winner(self, cards)]
         self.won[winner].extend(cards)
         self.tricks_done += 1
         self.leader = winner
         self.to_act = winner
         # The trick stays in self.trick / self.trick_seats while it is scored.
-        self._score(self.rules.trick_scores(self, winner, cards))
+        events = rules.trick_scores(self, winner, cards)
+        if events:
+            self._score(events)
         self.trick = []
         self.trick_seats = []
         if self.phase == GAME_OVER:
             return
         self.turn = _NO_TURN
-        actions = self.rules.turn_actions(self, winner)
+        actions = rules.turn_actions(self, winner)
         if actions:
             self.turn = TurnState()
             self.phase = TURN
@@ -311,23 +331,31 @@ class GameState:
 
     def _end_turn(self) -> None:
         """Draw (the winner first, then the others in turn) and go on to the next trick."""
-        n = self.players
         stock = self.stock
-        if stock or self.turn_up >= 0:
+        leader = self.leader
+        if len(stock) >= self.players:
             hands = self.hands
-            for offset in range(n):
-                seat = (self.leader + offset) % n
-                if stock:
-                    hands[seat].append(stock.pop())
-                elif self.turn_up >= 0:
-                    hands[seat].append(self.turn_up)
-                    self.turn_up = -1
-            if not stock and self.turn_up < 0:
-                self.rules.stock_exhausted(self)
-        self.to_act = self.leader
+            hands[leader].append(stock.pop())
+            for seat in self._others[leader]:
+                hands[seat].append(stock.pop())
+        elif stock or self.turn_up >= 0:
+            self._draw_last_cards()
+        self.to_act = leader
         self.phase = PLAY
-        if not any(self.hands):
+        if not self.hands[leader]:
             self._end_hand()
+
+    def _draw_last_cards(self) -> None:
+        """Draw the stock's last cards, the turn-up last, and start the end-game."""
+        hands = self.hands
+        for seat in (self.leader, *self._others[self.leader]):
+            if self.stock:
+                hands[seat].append(self.stock.pop())
+            elif self.turn_up >= 0:
+                hands[seat].append(self.turn_up)
+                self.turn_up = -1
+        if not self.stock and self.turn_up < 0:
+            self.rules.stock_exhausted(self)
 
     def _end_hand(self) -> None:
         self._score(self.rules.hand_scores(self))
@@ -343,14 +371,17 @@ class GameState:
         """Add score events to the totals; end the game if the rules say it is won."""
         if not events:
             return
+        scores = self.scores
+        hand_points = self.hand_points
         for event in events:
-            self.scores[event.player] += event.points
-            self.hand_points[event.player] += event.points
-            self.events.append(event)
-            self.event_hands.append(self.hand_no)
-        winner = self.rules.game_winner(self, False)
-        if winner is not None and winner >= 0:
-            self._finish_game(winner)
+            scores[event.player] += event.points
+            hand_points[event.player] += event.points
+        self.events.extend(events)
+        self.event_hands.extend([self.hand_no] * len(events))
+        if max(scores) >= self.rules.target:
+            winner = self.rules.game_winner(self, False)
+            if winner is not None and winner >= 0:
+                self._finish_game(winner)
 
     def score(self, events: Sequence[ScoreEvent]) -> None:
         """Record scores on behalf of a plugin (its turn actions score through this)."""
@@ -375,7 +406,6 @@ class GameState:
         legal_plays = self.rules.legal_plays
         plays = self._play_actions
         history = self.history
-        key_of = self.card_key.__getitem__
         draw = rng.random
         decisions = 0
         while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
@@ -383,7 +413,7 @@ class GameState:
             if self.phase == PLAY:
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
-                keys = list(map(key_of, cards))
+                keys = list(map(self.card_key.__getitem__, cards))
                 card = cards[keys.index(keys[int(draw() * len(cards))])]
                 history.append(plays[card])
                 self._legal = None
@@ -429,6 +459,12 @@ class GameState:
         text = self.deck.card_text(card)
         if not self.on_table[card]:
             return text
+        if not self._needs_classes(card, seat):
+            return text + "*"
+        return text + "*" + "+".join(self.declared_classes(card))
+
+    def _needs_classes(self, card: int, seat: int | None) -> bool:
+        """Whether the owner has another copy of ``card`` on the table, declared differently."""
         owner = self._owner(card) if seat is None else seat
         face = self.deck.card_face[card]
         twins = {
@@ -436,9 +472,7 @@ class GameState:
             for c in self.hands[owner]
             if self.on_table[c] and self.deck.card_face[c] == face
         }
-        if len(twins) < 2:
-            return text + "*"
-        return text + "*" + "+".join(self.declared_classes(card))
+        return len(twins) > 1
 
     def _owner(self, card: int) -> int:
         for seat, hand in enumerate(self.hands):
@@ -447,9 +481,17 @@ class GameState:
         return self.to_act
 
     def declared_classes(self, card: int) -> list[str]:
-        """Return the names of the classes ``card`` has been declared in this hand."""
-        level = self.levels[card]
-        return [name for i, name in enumerate(self.rules.classes) if (level >> (4 * i)) & 15]
+        """Name the classes ``card`` has been declared in this hand, with the level when above 1.
+
+        ``["beziques", "marriages.2"]``: declared in a bezique, and in the
+        second level of the marriage class (a sequence).
+        """
+        labels = []
+        for index, name in enumerate(self.rules.classes):
+            level = (self.levels[card] >> (4 * index)) & 15
+            if level:
+                labels.append(name if level == 1 else f"{name}.{level}")
+        return labels
 
     def action_text(self, action: Action) -> str:
         """Write ``action`` in the text notation of :mod:`bezique.actions`."""
@@ -484,7 +526,15 @@ class GameState:
         if kind == Kind.END_TURN and rest:
             raise IllegalActionError(f"{text!r}: '{words[0]}' takes no cards", "notation")
         cards = self._resolve_tokens(text, rest)
-        return Action(kind, tuple(sorted(cards)), combo)
+        action = Action(kind, tuple(sorted(cards)), combo)
+        # Copies the text cannot tell apart (a seven that has scored and one that
+        # has not, say): the text means the legal action it reads as, if any.
+        if action not in self.legal_actions():
+            wanted = self.action_text(action)
+            for legal in self.legal_actions():
+                if self.action_text(legal) == wanted:
+                    return legal
+        return action
 
     def _resolve_tokens(self, text: str, tokens: Sequence[str]) -> list[int]:
         seat = self.to_act
@@ -517,13 +567,23 @@ class GameState:
         """Return a stable integer for ``action``: same meaning, same number, in any game.
 
         It packs the kind, the combination (by its place in the variant's table)
-        and, for each card, its face and whether it lies on the table.
+        and, for each card, its face, whether it lies on the table and, where the
+        text names them, the class levels it was declared at: it says what the
+        text form says.
         """
         combos = self.rules.combo_names
-        code = action.combo and combos.index(action.combo) + 1 or 0
-        base = 2 * self.deck.faces + 1
-        for face, on_table in sorted((self.deck.card_face[c], self.on_table[c]) for c in action.cards):
-            code = code * base + 2 * face + on_table + 1
+        code = combos.index(action.combo) + 1 if action.combo else 0
+        faces = self.deck.faces
+        base = 2 * faces * 16 ** len(self.rules.classes) + 1
+        seat = self.to_act
+        cards = sorted(
+            1
+            + self.deck.card_face[c]
+            + faces * (self.on_table[c] + 2 * self.levels[c] * self._needs_classes(c, seat))
+            for c in action.cards
+        )
+        for value in cards:
+            code = code * base + value
         return code * len(Kind) + int(action.kind)
 
     def legal_action_ids(self) -> list[int]:
@@ -589,6 +649,7 @@ class GameState:
         copy.pending = [list(p) for p in self.pending]
         copy.turn = TurnState()
         copy.turn.declared = list(self.turn.declared)
+        copy.turn.first_declared = list(self.turn.first_declared)
         copy.turn.scored = self.turn.scored
         copy.turn.blocked = list(self.turn.blocked)
         copy.rng = random.Random()
@@ -627,7 +688,12 @@ class GameState:
             "trick_seats": list(self.trick_seats),
             "tricks_done": self.tricks_done,
             "last_trick_winner": self.last_trick_winner,
-            "turn": [list(self.turn.declared), self.turn.scored, list(self.turn.blocked)],
+            "turn": [
+                list(self.turn.declared),
+                self.turn.scored,
+                list(self.turn.blocked),
+                list(self.turn.first_declared),
+            ],
             "turn_up": self.turn_up,
             "trump": self.trump,
             "stock": list(self.stock),
@@ -643,6 +709,11 @@ class GameState:
         return self.to_json() == other.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _others(players: int) -> list[tuple[int, ...]]:
+    """For each seat, the other seats in playing order (to the left)."""
+    return [tuple((seat + i) % players for i in range(1, players)) for seat in range(players)]
 
 
 def _json_copy(value: Any) -> Any:
@@ -672,7 +743,6 @@ def new_game(
     in order).  Hands after the stacked ones are shuffled from the seed.
     """
     rules = ruleset_for(variant, overrides)
-    spec = variant if isinstance(variant, str) else rules.variant.origin
     try:
         orders = [rules.deck.parse_order(d) for d in (decks or ())]
     except CardError as exc:
@@ -682,9 +752,19 @@ def new_game(
         seed=seed,
         decks=orders,
         first_dealer=first_dealer,
-        overrides=overrides,
-        variant_spec=str(spec),
+        overrides=rules.variant.overrides,
+        variant_spec=_spec_of(variant, rules),
     )
+
+
+def _spec_of(variant: object, rules: Ruleset) -> str:
+    """What a record names the variant by: the name or path given, else the base file."""
+    if isinstance(variant, (str, os.PathLike)):
+        return os.fspath(variant)
+    base = rules.variant
+    if base.origin.startswith("builtin/"):
+        return base.origin[len("builtin/") : -len(".yaml")]
+    return base.origin
 
 
 def from_json(data: Mapping[str, Any]) -> GameState:
@@ -724,9 +804,13 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         ]
         state.pending = [[(c, tuple(cards)) for c, cards in p] for p in data["pending"]]
         state.turn = TurnState()
-        state.turn.declared, state.turn.scored, state.turn.blocked = (
-            list(data["turn"][0]), data["turn"][1], list(data["turn"][2]))
+        declared, scored, blocked, first = data["turn"]
+        state.turn.declared = list(declared)
+        state.turn.scored = scored
+        state.turn.blocked = list(blocked)
+        state.turn.first_declared = list(first)
         state._play_actions = [Action(Kind.PLAY, (c,)) for c in range(state.deck.size)]
+        state._others = _others(state.players)
         state._legal = None
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise RecordError(f"saved game state is damaged: {exc!r}") from exc

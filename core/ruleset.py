@@ -82,6 +82,9 @@ class Ruleset:
         self.data: dict[str, Any] = variant.data
         self.deck = Deck.from_variant(variant.data)
         self.players: int = variant.data["players"]
+        self.target: int = variant.data["game"]["target"]
+        """Points that win the game; the kernel asks the game-winner hook mid-hand only
+        once a score reaches them (and always at a hand's end)."""
         self.manager = plugin_manager(variant.data["plugins"])
         self.tables: dict[object, Any] = {}
         """Memo where plugins keep tables they compile from the data (shared by games)."""

@@ -62,6 +62,7 @@ class Tables:
         """Compile the tables of ``state``'s variant."""
         data = state.rules.data
         deck = state.deck
+        self.deck = deck
         self.data = data
         self.classes = state.rules.classes
         self.brisque_ranks = frozenset(deck.rank_index(r) for r in data["brisques"]["ranks"])
@@ -78,6 +79,7 @@ class Tables:
         self.last_trick_exhausts = self.last_trick["which"] == "stock_exhausting"
         self.last_trick_points: int = self.last_trick["points"]
         self.sevens_on_play = seven["scoring"] == "on_play"
+        self.sevens_declared = seven["scoring"] == "declare_or_exchange"
         self.card_bit = [1 << f for f in deck.card_face]
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         self.target: int = data["game"]["target"]
@@ -181,11 +183,15 @@ def _suits_for(rule: str, suits: int, trump: int) -> list[int]:
     return list(range(suits))
 
 
+_KEY = __name__
+"""Where this plugin keeps its tables in ``ruleset.tables``."""
+
+
 def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
-    found: Tables | None = state.rules.tables.get(__name__)
+    found: Tables | None = state.rules.tables.get(_KEY)
     if found is None:
-        found = state.rules.tables[__name__] = Tables(state)
+        found = state.rules.tables[_KEY] = Tables(state)
     return found
 
 
@@ -213,6 +219,11 @@ def bezique_trick_winner(state: GameState, cards: list[int]) -> int:
     suit_of = state.deck.card_suit
     rank_of = state.deck.card_rank
     trump = state.trump
+    if len(cards) == 2:  # the two-hand game's every trick, spelt out for speed
+        lead, second = cards
+        if suit_of[second] == suit_of[lead]:
+            return 1 if rank_of[second] < rank_of[lead] else 0
+        return 1 if suit_of[second] == trump else 0
     best = 0
     best_suit = suit_of[cards[0]]
     best_rank = rank_of[cards[0]]
@@ -264,13 +275,14 @@ def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
 @hookimpl
 def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
     """Brisques won (when scored at once), the last trick, and sevens scored on play."""
-    t = tables(state)
+    t = state.rules.tables.get(_KEY) or tables(state)
     events: list[ScoreEvent] = []
-    brisque = t.brisque
-    if t.brisques_now and sum(map(brisque.__getitem__, cards)):
+    if t.brisques_now:
+        brisque = t.brisque
         brisques = [c for c in cards if brisque[c]]
-        detail = " ".join(map(state.deck.card_texts.__getitem__, brisques))
-        events.append(ScoreEvent(winner, t.brisque_points * len(brisques), "brisques", detail))
+        if brisques:
+            detail = " ".join([state.deck.card_texts[c] for c in brisques])
+            events.append(ScoreEvent(winner, t.brisque_points * len(brisques), "brisques", detail))
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(_sevens_played(state, t))
     if (
@@ -327,7 +339,7 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
 @hookimpl
 def bezique_game_winner(state: GameState, hand_over: bool) -> int:
     """The first to reach the target wins; if several do at once, the precedence rule decides."""
-    t = tables(state)
+    t = state.rules.tables.get(_KEY) or tables(state)
     game = t.game
     if max(state.scores) < t.target or (not hand_over and game["check"] == "hand_end"):
         return -1
@@ -349,7 +361,7 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     """What the trick's winner may do before drawing: the seven, then combinations."""
     if not state.stock and state.turn_up < 0:
         return []
-    t = tables(state)
+    t = state.rules.tables.get(_KEY) or tables(state)
     hand = state.hands[player]
     levels = state.levels
     bit = t.card_bit
@@ -380,14 +392,16 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
 
 
 def _seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
-    if t.seven["scoring"] != "declare_or_exchange" or state.trump < 0:
+    if not t.sevens_declared or state.trump < 0:
         return []
     scored = state.extra["sevens_scored"]
+    seven = state.deck.face(t.seven_rank, state.trump)
+    face_of = state.deck.card_face
     for card in state.hands[player]:
-        if _is_trump_seven(state, t, card) and card not in scored:
+        if face_of[card] == seven and card not in scored:
             actions = [Action(Kind.SHOW, (card,))]
             turn_up = state.turn_up
-            if turn_up >= 0 and not _is_trump_seven(state, t, turn_up):
+            if turn_up >= 0 and face_of[turn_up] != seven:
                 actions.insert(0, Action(Kind.EXCHANGE, (card,)))
             return actions
     return []
@@ -399,19 +413,15 @@ def _legal_combinations(
     """Yield each distinct legal combination (one per choice that the rules tell apart)."""
     seen: set[tuple[str, tuple[int, ...]]] = set()
     pending = state.pending[player]
+    card_key = state.card_key
     for combo, cards in _candidates(state, t, player, combos):
         if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
             continue
         if _refusal(state, t, player, combo, cards, kind) is None:
-            key = (combo.name, tuple(sorted(_card_key(state, c) for c in cards)))
+            key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
             if key not in seen:
                 seen.add(key)
                 yield combo, cards
-
-
-def _card_key(state: GameState, card: int) -> int:
-    """Two cards with equal keys are interchangeable in a declaration."""
-    return (state.levels[card] * 2 + state.on_table[card]) * 4096 + state.deck.card_face[card]
 
 
 def _candidates(
@@ -432,9 +442,10 @@ def _candidates(
 def _groups(state: GameState, hand: list[int]) -> dict[int, dict[int, list[int]]]:
     """Group a hand: face -> key of interchangeable copies -> those cards, in hand order."""
     groups: dict[int, dict[int, list[int]]] = {}
+    face_of = state.deck.card_face
+    card_key = state.card_key
     for card in hand:
-        face = state.deck.card_face[card]
-        groups.setdefault(face, {}).setdefault(_card_key(state, card), []).append(card)
+        groups.setdefault(face_of[card], {}).setdefault(card_key[card], []).append(card)
     return groups
 
 
@@ -501,41 +512,47 @@ def _refusal(
     cards: tuple[int, ...],
     kind: Kind,
 ) -> str | None:
-    """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None."""
+    """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
+
+    The one place the declaring rules are decided: candidate enumeration keeps
+    the forms this returns None for, and a refused action quotes its answer.
+    """
     turn = state.turn
-    deck = state.deck
-    blocked = [c for c in cards if c in turn.blocked]
-    if blocked:
+    if turn.blocked and not turn.blocked_set().isdisjoint(cards):
         return (
-            f"{deck.card_text(blocked[0])} was just taken in exchange for the seven of trumps "
-            "and may not be declared in the same turn (A13)"
+            "a card just taken in exchange for the seven of trumps may not be declared in "
+            "the same turn (A13)"
         )
-    if kind == Kind.DECLARE and t.several and any(c in turn.declared for c in cards):
-        return (
-            "no card may serve in two combinations declared after the same trick "
-            "(declarations.per_trick: several, S0)"
-        )
-    if kind == Kind.DECLARE and not t.several and turn.scored:
-        return (
-            "only one combination may be scored for each trick won (declarations.per_trick: "
-            "one); 'announce' it to score it after a later trick"
-        )
-    announced = (combo.name, cards) in state.pending[player]
-    if t.new_card_required and not announced:
-        fresh = [c for c in cards if not state.levels[c] or (
-            kind == Kind.ANNOUNCE and c in turn.declared)]
-        if not fresh:
+    if kind == Kind.DECLARE and turn.scored:
+        if not t.several:
+            return (
+                "only one combination may be scored for each trick won (declarations.per_trick: "
+                "one); 'announce' it to score it after a later trick"
+            )
+        if not turn.declared_set().isdisjoint(cards):
+            return (
+                "no card may serve in two combinations declared after the same trick "
+                "(declarations.per_trick: several, S0)"
+            )
+    levels = [state.levels[c] for c in cards]
+    if t.new_card_required and 0 not in levels:
+        pending = state.pending[player]
+        announced = bool(pending) and (combo.name, cards) in pending
+        renewed = kind == Kind.ANNOUNCE and not frozenset(turn.first_declared).isdisjoint(cards)
+        if not announced and not renewed:
             return (
                 "every declaration needs at least one card never declared before "
                 "(declarations.new_card_required, S0)"
             )
-    for card in cards:
-        if (state.levels[card] >> combo.shift) & 15 >= combo.level:
-            return (
-                f"{deck.card_text(card)} was already declared in a combination of the same class "
-                f"and at least as high: a declared card may join only a higher combination of its "
-                f"class, or one of another class (S0)"
-            )
+    if any(levels):
+        shift, level = combo.shift, combo.level
+        for card, card_levels in zip(cards, levels):
+            if (card_levels >> shift) & 15 >= level:
+                return (
+                    f"{state.deck.card_text(card)} was already declared in a combination of the "
+                    "same class and at least as high: a declared card may join only a higher "
+                    "combination of its class, or one of another class (S0)"
+                )
     return None
 
 
@@ -572,6 +589,7 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
 
 def _declare(state: GameState, player: int, combo: Combination, cards: tuple[int, ...]) -> None:
     mask = 15 << combo.shift
+    state.turn.first_declared.extend(c for c in cards if not state.levels[c])
     for card in cards:
         levels = state.levels[card]
         old = (levels >> combo.shift) & 15

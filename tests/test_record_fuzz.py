@@ -1,0 +1,279 @@
+"""Garbage records in, a clean BeziqueError out: load_record and replay never fail otherwise.
+
+Each example is written to a file, read with ``load_record`` and replayed.  The only
+exceptions allowed are subclasses of ``bezique.errors.BeziqueError``; a record that is
+accepted must give a consistent state that its own record replays to.
+
+Replaying a record rebuilds the ruleset from the variant's name (reloading the YAML,
+about 30 ms); ``cached_rulesets`` memoises successful loads so that 150 examples stay
+fast.  Loads that fail are not cached, so bad variants and overrides still go through
+the real loader every time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import bezique.game as game_module
+import pytest
+from bezique.errors import BeziqueError
+from bezique.game import new_game
+from bezique.record import load_record, record_of, replay
+from bezique.ruleset import Ruleset
+from bezique.testing import check_invariants, scenario
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+FUZZ = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+_RULESETS: dict[tuple[str, str], Ruleset] = {}
+_REAL_RULESET_FOR = game_module.ruleset_for
+
+
+def _memoised_ruleset_for(variant: Any, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    if not isinstance(variant, str):
+        return _REAL_RULESET_FOR(variant, overrides)
+    key = (variant, json.dumps(overrides or {}, sort_keys=True))
+    found = _RULESETS.get(key)
+    if found is None:
+        found = _RULESETS[key] = _REAL_RULESET_FOR(variant, overrides)
+    return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cached_rulesets() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game_module, "ruleset_for", _memoised_ruleset_for)
+        yield
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("record-fuzz") / "game.json"
+
+
+def _short_record() -> dict[str, Any]:
+    state = new_game("ordinary", seed=3)
+    rng = random.Random(3)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    return record_of(state)
+
+
+def _stacked_record() -> dict[str, Any]:
+    state = scenario(
+        "ordinary",
+        hands=[
+            ["KH", "QH", "KH", "AH", "TH", "JH", "AS", "AC"],
+            ["7S", "8S", "7C", "8C", "9S", "9C", "8D", "7D"],
+        ],
+        turn_up="9H",
+        dealer=1,
+    )
+    for text in ("play AS", "play 7S", "declare royal_marriage KH QH", "draw"):
+        state.apply(text)
+    rng = random.Random(4)
+    for _ in range(20):
+        state.apply(rng.choice(state.legal_actions()))
+    return record_of(state)
+
+
+def _announcing_record() -> dict[str, Any]:
+    state = new_game("ordinary", overrides={"declarations": {"per_trick": "one"}}, seed=8)
+    rng = random.Random(8)
+    for _ in range(40):
+        state.apply(rng.choice(state.legal_actions()))
+    return record_of(state)
+
+
+BASES = [_short_record(), _stacked_record(), _announcing_record()]
+KEYS = ["format", "variant", "overrides", "seed", "decks", "first_dealer", "actions"]
+CARD_TEXT = st.text(alphabet="ATKQJ9871023SHDCXZ*♠♥♦♣shdc ", min_size=0, max_size=4)
+WORDS = ["play", "declare", "announce", "exchange", "show", "draw", "pass", "PLAY", ""]
+COMBOS = ["bezique", "double_bezique", "marriage", "royal_marriage", "sequence", "four_aces", "x"]
+
+
+def assert_clean(path: Path, content: Any) -> None:
+    """Write ``content`` (JSON data, text or bytes) to ``path``, load it and replay it."""
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif isinstance(content, str):
+        path.write_bytes(content.encode("utf-8", errors="surrogatepass"))
+    else:
+        path.write_text(json.dumps(content), encoding="utf-8")
+    try:
+        data = load_record(path)
+        state = replay(data, str(path))
+    except BeziqueError as exc:
+        assert str(exc).strip()
+        return
+    check_invariants(state)
+    assert replay(record_of(state)).to_json() == state.to_json()
+
+
+# --------------------------------------------------------------------------- random values
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@FUZZ
+@given(value=JSON_VALUES)
+def test_random_json_value(target: Path, value: Any) -> None:
+    assert_clean(target, value)
+
+
+@FUZZ
+@given(value=st.dictionaries(st.sampled_from(KEYS), JSON_VALUES, max_size=7))
+def test_random_values_under_record_keys(target: Path, value: dict[str, Any]) -> None:
+    assert_clean(target, {"format": "bezique-record/1", **value})
+
+
+@FUZZ
+@given(raw=st.binary(max_size=300))
+def test_random_bytes(target: Path, raw: bytes) -> None:
+    assert_clean(target, raw)
+
+
+@FUZZ
+@given(
+    text=st.text(alphabet=st.sampled_from(list('{}[]",:0123456789 \n-.etrufalsn')), max_size=200)
+)
+def test_random_json_like_text(target: Path, text: str) -> None:
+    assert_clean(target, text)
+
+
+# --------------------------------------------------------------------------- mutated records
+
+
+@st.composite
+def garbled_action(draw: st.DrawFn, original: str) -> str:
+    how = draw(st.integers(0, 6))
+    if how == 0:
+        return draw(st.text(min_size=1, max_size=30))
+    if how == 1:  # another word, same cards
+        return " ".join([draw(st.sampled_from(WORDS)), *original.split()[1:]]).strip() or "x"
+    if how == 2:  # a random card token added or replaced
+        tokens = original.split()
+        token = draw(CARD_TEXT)
+        if len(tokens) > 1 and draw(st.booleans()):
+            tokens[draw(st.integers(1, len(tokens) - 1))] = token
+        else:
+            tokens.append(token)
+        return " ".join(tokens).strip() or "x"
+    if how == 3:  # a character dropped
+        if len(original) < 2:
+            return original
+        i = draw(st.integers(0, len(original) - 1))
+        return original[:i] + original[i + 1 :]
+    if how == 4:  # a character inserted
+        i = draw(st.integers(0, len(original)))
+        return original[:i] + draw(st.sampled_from(string.printable + "*♠é")) + original[i:]
+    if how == 5:  # a combination named
+        word = draw(st.sampled_from(["declare", "announce"]))
+        return f"{word} {draw(st.sampled_from(COMBOS))} " + " ".join(original.split()[1:])
+    return original.upper() if draw(st.booleans()) else original.lower()
+
+
+@st.composite
+def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
+    record = json.loads(json.dumps(draw(st.sampled_from(BASES))))
+    for _ in range(draw(st.integers(1, 3))):
+        mutation = draw(st.integers(0, 11))
+        actions: list[Any] = (
+            record.get("actions") if isinstance(record.get("actions"), list) else []
+        )
+        if mutation == 0 and record:  # drop a key
+            record.pop(draw(st.sampled_from(sorted(record))))
+        elif mutation == 1 and record:  # rename a key
+            key = draw(st.sampled_from(sorted(record)))
+            new = draw(st.sampled_from([*KEYS, key.upper(), key + "s", draw(st.text(max_size=6))]))
+            record[new] = record.pop(key)
+        elif mutation == 2:  # a value of the wrong type (or any value)
+            record[draw(st.sampled_from(KEYS))] = draw(JSON_VALUES)
+        elif mutation == 3 and actions:  # garble actions
+            for _ in range(draw(st.integers(1, 3))):
+                i = draw(st.integers(0, len(actions) - 1))
+                actions[i] = draw(garbled_action(str(actions[i])))
+        elif mutation == 4 and actions:  # shuffle the actions
+            draw(st.randoms(use_true_random=False)).shuffle(actions)
+        elif mutation == 5 and len(actions) > 1:  # swap two, drop one or repeat one
+            i = draw(st.integers(0, len(actions) - 2))
+            how = draw(st.integers(0, 2))
+            if how == 0:
+                actions[i], actions[i + 1] = actions[i + 1], actions[i]
+            elif how == 1:
+                del actions[i]
+            else:
+                actions.insert(i, actions[i])
+        elif mutation == 6:  # bad card texts in a deck
+            deck = list(BASES[1]["decks"][0])
+            for _ in range(draw(st.integers(1, 3))):
+                deck[draw(st.integers(0, len(deck) - 1))] = draw(CARD_TEXT)
+            record["decks"] = [deck]
+        elif mutation == 7:  # a deck of the wrong size or several decks
+            deck = list(BASES[1]["decks"][0])
+            cut = draw(st.integers(0, len(deck)))
+            record["decks"] = draw(
+                st.sampled_from([[deck[:cut]], [deck + deck[:cut]], [deck, deck[:cut]], [[]], []])
+            )
+        elif mutation == 8:  # odd overrides
+            section = draw(
+                st.sampled_from(["game", "declarations", "brisques", "deal", "cards", "x"])
+            )
+            key = draw(
+                st.sampled_from(["target", "per_trick", "timing", "hand_size", "packs", "y"])
+            )
+            record["overrides"] = {section: {key: draw(SCALARS)}}
+        elif mutation == 9:  # odd numbers
+            key = draw(st.sampled_from(["seed", "first_dealer"]))
+            record[key] = draw(st.integers(min_value=-3, max_value=2**80))
+        elif mutation == 10:  # odd variants
+            record["variant"] = draw(
+                st.sampled_from(
+                    ["ordinary", "builtin/ordinary.yaml", "Ordinary", "ordinary.yaml", "x/y.yaml"]
+                )
+                | st.text(min_size=1, max_size=12)
+            )
+        elif mutation == 11 and actions:  # cut the game short or run past a hand
+            record["actions"] = actions[: draw(st.integers(0, len(actions)))]
+    return record
+
+
+@FUZZ
+@given(record=mutated_record())
+def test_mutated_records(target: Path, record: dict[str, Any]) -> None:
+    assert_clean(target, record)
+
+
+@FUZZ
+@given(record=mutated_record(), cut=st.integers(0, 400))
+def test_mutated_record_text_cut_short(target: Path, record: dict[str, Any], cut: int) -> None:
+    assert_clean(target, json.dumps(record, indent=1)[:cut])
+
+
+def test_bases_are_valid(target: Path) -> None:
+    for base in BASES:
+        assert_clean(target, base)
+        assert replay(load_record(target)).history

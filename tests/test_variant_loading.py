@@ -1,0 +1,653 @@
+"""The hardened variant loader: safe YAML, extends, overrides, schema and sense checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bezique.errors import VariantError
+from bezique.variant import (
+    Variant,
+    load_variant,
+    validate_paths,
+    variant_schema,
+    variant_summaries,
+)
+from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_PROBLEMS, parse_yaml
+from jsonschema import Draft202012Validator
+
+HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
+"""Three lines that start every house-rule file below (so line numbers start at 4)."""
+
+
+def write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return os.fspath(path)
+
+
+def house(folder: Path, body: str, name: str = "house.yaml") -> str:
+    return write(folder, name, HEADER + textwrap.dedent(body))
+
+
+def problems(spec: str, overrides: dict[str, Any] | None = None) -> list[str]:
+    with pytest.raises(VariantError) as info:
+        load_variant(spec, overrides)
+    assert info.value.problems, "a VariantError must list its problems"
+    return info.value.problems
+
+
+def only_problem(spec: str, overrides: dict[str, Any] | None = None) -> str:
+    found = problems(spec, overrides)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- loading and merging -------------------------------------------------------------------
+
+
+def test_ordinary_loads() -> None:
+    variant = load_variant("ordinary")
+    assert isinstance(variant, Variant)
+    assert variant.name == "ordinary"
+    assert variant.origin == "builtin/ordinary.yaml"
+    assert variant.chain == ("builtin/ordinary.yaml",)
+    assert variant.data["deal"]["packets"] == [3, 2, 3]
+    assert variant.data["players"] == 2
+    assert variant.plugins == ("ordinary",)
+    assert "extends" not in variant.data
+
+
+def test_each_load_gets_its_own_data() -> None:
+    first = load_variant("ordinary")
+    first.data["deal"]["packets"].append(99)
+    first.data["players"] = 7
+    second = load_variant("ordinary")
+    assert second.data["deal"]["packets"] == [3, 2, 3]
+    assert second.data["players"] == 2
+
+
+def test_origin_of_a_registered_variant_loads_it_back() -> None:
+    variant = load_variant("ordinary")
+    assert load_variant(variant.origin) == variant
+
+
+def test_same_rank_combinations_get_their_defaults() -> None:
+    aces = load_variant("ordinary").data["declarations"]["combinations"]["four_aces"]
+    assert aces["suit"] == "any"
+    assert aces["distinct_suits"] is False
+
+
+def test_house_rule_overrides_a_number(tmp_path: Path) -> None:
+    path = house(tmp_path, "game:\n  target: 1500\n")
+    variant = load_variant(path)
+    assert variant.name == "house"
+    assert variant.data["game"]["target"] == 1500
+    assert variant.data["game"]["check"] == "at_once"  # the rest of the mapping is inherited
+    assert variant.data["summary"] == "A house rule."
+    assert variant.origin == path
+    assert variant.chain == ("builtin/ordinary.yaml", path)
+
+
+def test_lists_are_replaced(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  hand_size: 9\n  packets: [3, 3, 3]\nbrisques:\n  ranks: [A]\n")
+    data = load_variant(path).data
+    assert data["deal"]["packets"] == [3, 3, 3]
+    assert data["brisques"]["ranks"] == ["A"]
+
+
+def test_null_deletes_an_inherited_key(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        """\
+        title: null
+        declarations:
+          combinations:
+            four_knaves: null
+        """,
+    )
+    data = load_variant(path).data
+    assert "title" not in data
+    assert "four_knaves" not in data["declarations"]["combinations"]
+    assert "four_queens" in data["declarations"]["combinations"]
+
+
+def test_extends_a_sibling_file(tmp_path: Path) -> None:
+    base = house(tmp_path, "game:\n  target: 1200\n", name="base.yaml")
+    path = write(
+        tmp_path,
+        "child.yaml",
+        "name: child\nextends: base.yaml\nsummary: Child.\ngame:\n  check: hand_end\n",
+    )
+    variant = load_variant(path)
+    assert variant.chain == ("builtin/ordinary.yaml", base, path)
+    assert variant.data["game"]["target"] == 1200
+    assert variant.data["game"]["check"] == "hand_end"
+    assert variant.data["name"] == "child"
+
+
+def test_dates_stay_text(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "name: house\nextends: ordinary\nsummary: 2024-01-01\n")
+    assert load_variant(path).data["summary"] == "2024-01-01"
+
+
+def test_overrides_merge_on_top() -> None:
+    overrides = {"game": {"target": 1500}, "title": None}
+    variant = load_variant("ordinary", overrides)
+    assert variant.data["game"]["target"] == 1500
+    assert "title" not in variant.data
+    assert variant.overrides == overrides
+    assert overrides == {"game": {"target": 1500}, "title": None}  # not changed
+
+
+def test_validate_paths_reports_only_bad_files(tmp_path: Path) -> None:
+    good = house(tmp_path, "game:\n  target: 1200\n", name="good.yaml")
+    bad = house(tmp_path, "players: 1\n", name="bad.yaml")
+    messages = validate_paths([good, bad, "ordinary"])
+    assert messages == [f"{bad}:4:10: players: must be at least 2 (it is 1)"]
+    assert validate_paths([good]) == []
+
+
+def test_variant_summaries_lists_ordinary() -> None:
+    summaries = dict(variant_summaries())
+    assert summaries["ordinary"] == load_variant("ordinary").summary
+
+
+# --- unsafe or malformed YAML --------------------------------------------------------------
+
+
+def test_misspelt_key_has_line_column_and_suggestion(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  hand_sise: 9\n")
+    assert only_problem(path) == (
+        f"{path}:5:3: deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'? "
+        "the keys allowed here are: first_lead, hand_size, next_dealer, packets, source"
+    )
+
+
+def test_misspelt_top_level_key(tmp_path: Path) -> None:
+    path = house(tmp_path, "\nplayrs: 3\n")
+    assert only_problem(path).startswith(
+        f"{path}:5:1: playrs: unknown key 'playrs'; did you mean 'players'?"
+    )
+
+
+def test_misspelt_switch_value_suggests_the_choice(tmp_path: Path) -> None:
+    path = house(tmp_path, "trumps:\n  mode: turnup\n")
+    assert only_problem(path) == (
+        f"{path}:5:9: trumps.mode: 'turnup' is not allowed; use one of: turn_up, "
+        "first_marriage; did you mean 'turn_up'?"
+    )
+
+
+def test_duplicate_keys(tmp_path: Path) -> None:
+    path = house(tmp_path, "players: 2\nplayers: 3\n")
+    assert only_problem(path) == (
+        f"{path}:5:1: duplicate key 'players' (first written on line 4); keep only one of them"
+    )
+
+
+def test_anchors_and_aliases(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  packets: &three [3, 2, 3]\ntrick: *three\n")
+    assert problems(path) == [
+        f"{path}:5:12: anchor '&three' is not allowed; remove it and write values out in full",
+        f"{path}:6:8: alias '*three' is not allowed; write the value out in full "
+        "(to share a whole variant, use 'extends:')",
+    ]
+
+
+def test_non_string_keys(tmp_path: Path) -> None:
+    path = house(tmp_path, "1: one\n[a, b]: two\n")
+    assert problems(path) == [
+        f"{path}:4:1: key '1' is read as a number; keys must be text, so put it in quotes: '1'",
+        f"{path}:5:1: a key must be plain text, not a list",
+    ]
+
+
+def test_tags_other_than_core_ones(tmp_path: Path) -> None:
+    path = house(tmp_path, "players: !!python/object:os.system ls\ntitle: !!str Fine\n")
+    assert only_problem(path) == (
+        f"{path}:4:10: tag !!python/object:os.system is not allowed; only plain values, "
+        "lists and mappings are (remove the tag)"
+    )
+
+
+def test_merge_keys(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  <<: {hand_size: 8}\n")
+    assert only_problem(path) == (
+        f"{path}:5:3: merge keys ('<<') are not allowed; write the keys out in full"
+    )
+
+
+def test_too_deep(tmp_path: Path) -> None:
+    nested = "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5)
+    path = house(tmp_path, f"title: {nested}\n")
+    assert only_problem(path) == (
+        f"{path}:4:{8 + MAX_DEPTH - 1}: mappings and lists are nested more than {MAX_DEPTH} "
+        "levels deep here; a variant file needs only a few levels"
+    )
+
+
+def test_deep_but_allowed_nesting_is_parsed() -> None:
+    text = "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
+    assert parse_yaml(text, "x.yaml").data is not None
+
+
+def test_too_big(tmp_path: Path) -> None:
+    path = house(tmp_path, "title: " + "x" * MAX_BYTES + "\n")
+    assert only_problem(path) == (
+        f"{path}:1:1: the file is larger than 256 KiB ({MAX_BYTES} bytes), "
+        "the most a variant file may be; split it or shorten it"
+    )
+
+
+def test_too_many_values(tmp_path: Path) -> None:
+    path = house(tmp_path, "title: [" + "1, " * MAX_NODES + "1]\n")
+    message = only_problem(path)
+    assert message.startswith(f"{path}:4:")
+    assert message.endswith(
+        f"the document holds more than {MAX_NODES} values; a variant file needs far fewer "
+        "(stopped reading here)"
+    )
+
+
+def test_long_problem_lists_are_cut_short(tmp_path: Path) -> None:
+    path = house(tmp_path, "players: 2\n" * (MAX_PROBLEMS + 11))
+    found = problems(path)
+    assert len(found) == MAX_PROBLEMS + 1
+    assert found[-1] == f"{path}:{MAX_PROBLEMS + 5}:1: 10 more problems follow"
+
+
+def test_multiple_documents(tmp_path: Path) -> None:
+    path = house(tmp_path, "---\nname: other\n")
+    assert only_problem(path).startswith(
+        f"{path}:4:1: a second YAML document starts here; a variant file holds exactly one"
+    )
+
+
+def test_syntax_error(tmp_path: Path) -> None:
+    path = house(tmp_path, "title: [unclosed\ngame:\n  target: 1\n")
+    assert only_problem(path) == (
+        f"{path}:5:5: YAML syntax error: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence at line 4, column 8)"
+    )
+
+
+def test_tab_indentation_is_a_syntax_error(tmp_path: Path) -> None:
+    path = house(tmp_path, "game:\n\ttarget: 1\n")
+    assert only_problem(path).startswith(f"{path}:5:1: YAML syntax error: found character '\\t'")
+
+
+def test_control_characters(tmp_path: Path) -> None:
+    path = house(tmp_path, "title: a\x01b\n")
+    assert only_problem(path) == (
+        f"{path}:4:9: character U+0001 is not allowed in YAML; remove it or write it "
+        "as an escape inside double quotes"
+    )
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_bytes(HEADER.encode() + b"title: caf\xe9\n")
+    assert only_problem(os.fspath(path)) == (
+        f"{path}:4:11: byte 0xe9 is not UTF-8; save the file as UTF-8 text"
+    )
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "# nothing\n")
+    assert only_problem(path) == (
+        f"{path}:1:1: the file is empty; a variant file holds keys such as name:, "
+        "summary: and extends:"
+    )
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "- a\n- b\n")
+    assert only_problem(path) == (
+        f"{path}:1:1: a variant file must be a mapping of keys (name:, summary:, ...), not a list"
+    )
+
+
+def test_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
+    missing = os.fspath(tmp_path / "nothing.yaml")
+    assert only_problem(missing) == f"{missing}: cannot read the file: No such file or directory"
+    assert only_problem(os.fspath(tmp_path / "house.yml")).endswith(
+        "a variant file's name must end in .yaml"
+    )
+
+
+def test_unknown_variant_name_lists_known_ones() -> None:
+    assert only_problem("nosuch") == (
+        "unknown variant 'nosuch'; known variants: "
+        + ", ".join(name for name, _ in variant_summaries())
+        + " (or give the path of a .yaml file)"
+    )
+
+
+# --- extends -------------------------------------------------------------------------------
+
+
+def test_unknown_extends_lists_known_variants(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "name: house\nextends: ordinery\nsummary: x\n")
+    message = only_problem(path)
+    assert message.startswith(f"{path}:2:10: extends: unknown variant 'ordinery'; known variants: ")
+    assert "ordinary" in message
+
+
+def test_missing_sibling(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "name: house\nextends: base.yaml\nsummary: x\n")
+    assert only_problem(path) == (
+        f"{path}:2:10: extends: there is no file 'base.yaml' in {os.fspath(tmp_path)!r}"
+    )
+
+
+@pytest.mark.parametrize("parent", ["../base.yaml", "sub/base.yaml", ".hidden.yaml"])
+def test_extends_refuses_folders(tmp_path: Path, parent: str) -> None:
+    path = write(tmp_path, "house.yaml", f"name: house\nextends: {parent}\nsummary: x\n")
+    assert only_problem(path) == (
+        f"{path}:2:10: extends: {parent!r} must be a variant name or a file name without "
+        "any folder part"
+    )
+
+
+def test_extends_cycle(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.yaml", "name: a\nsummary: x\nextends: b.yaml\n")
+    b = write(tmp_path, "b.yaml", "name: b\nextends: a.yaml\n")
+    assert only_problem(a) == (
+        f"{b}:2:10: extends: 'a.yaml' leads back into its own chain ({a} -> {b} -> {a}); "
+        "a variant cannot extend itself"
+    )
+
+
+def test_extends_itself(tmp_path: Path) -> None:
+    a = write(tmp_path, "a.yaml", "name: a\nextends: a.yaml\n")
+    assert "leads back into its own chain" in only_problem(a)
+
+
+def test_every_file_needs_its_own_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "extends: ordinary\nsummary: x\n")
+    assert only_problem(path) == (
+        f"{path}:1:1: has no 'name'; every variant file needs its own, such as name: house"
+    )
+
+
+def test_error_in_a_parent_points_at_the_parent(tmp_path: Path) -> None:
+    base = house(tmp_path, "game:\n  target: lots\n", name="base.yaml")
+    path = write(tmp_path, "child.yaml", "name: child\nextends: base.yaml\nsummary: x\n")
+    assert only_problem(path) == (
+        f"{base}:5:11: game.target: must be a whole number, not the text 'lots'"
+    )
+
+
+# --- schema and sense checks ---------------------------------------------------------------
+
+
+def test_unknown_plugin_lists_known_plugins(tmp_path: Path) -> None:
+    path = house(tmp_path, "plugins: [ordinary, nosuch]\n")
+    message = only_problem(path)
+    assert message.startswith(f"{path}:4:21: plugins[1]: unknown plugin 'nosuch'; known plugins: ")
+    assert "ordinary" in message
+
+
+def test_packets_must_add_up(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  packets: [3, 2, 2]\n")
+    assert only_problem(path) == (
+        f"{path}:5:3: deal.packets: the packets [3, 2, 2] deal 7 cards but deal.hand_size is 8; "
+        "make the packets add up to 8, or change hand_size"
+    )
+
+
+def test_packets_problem_points_at_the_file_that_changed_hand_size(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  hand_size: 9\n")
+    assert only_problem(path).startswith(f"{path}:5:14: deal.hand_size: the packets [3, 2, 3]")
+
+
+def test_bad_bezique_cards(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        """\
+        declarations:
+          bezique_cards:
+            S: [QS, JX]
+            X: [QS, JD]
+            C: null
+        """,
+    )
+    assert problems(path) == [
+        f"{path}:5:3: declarations.bezique_cards: trump suit 'C' has no entry; "
+        "add one, such as C: [QS, JD]",
+        f"{path}:6:13: declarations.bezique_cards.S[1]: 'JX' is not a card of this pack; "
+        "write a rank of A T K Q J 9 8 7 then a suit of S H D C, as in QS",
+        f"{path}:7:5: declarations.bezique_cards.X: 'X' is not a suit of cards.suits; "
+        "use one of: S H D C",
+    ]
+
+
+def test_unknown_rank(tmp_path: Path) -> None:
+    path = house(tmp_path, "brisques:\n  ranks: [A, Z]\n")
+    assert only_problem(path) == (
+        f"{path}:5:14: brisques.ranks[1]: rank 'Z' is not in cards.ranks; "
+        "use one of: A T K Q J 9 8 7"
+    )
+
+
+def test_pack_too_small(tmp_path: Path) -> None:
+    path = house(tmp_path, "players: 8\n")
+    assert only_problem(path) == (
+        f"{path}:4:10: players: 8 hands of 8 cards and one card left over need 65 cards, but "
+        "the pack holds 64 (2 x 8 ranks x 4 suits); deal fewer cards or shuffle in more packs"
+    )
+
+
+def test_whole_float_is_not_an_integer(tmp_path: Path) -> None:
+    path = house(tmp_path, "players: 2.0\n")
+    assert only_problem(path) == f"{path}:4:10: players: must be a whole number, not the number 2.0"
+
+
+def test_combination_kinds(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        """\
+        declarations:
+          combinations:
+            mixed: {points: 1, class: x, level: 1, ranks: [K], rank: K, count: 2}
+            nokind: {points: 1, class: x, level: 0}
+            lone_suit: {points: 1, class: x, level: 1, beziques: 1, suit: any}
+            Bad: {points: 1, class: x, level: 1, rank: K, count: 2, suit: plain}
+        """,
+    )
+    assert problems(path) == [
+        f"{path}:6:5: declarations.combinations.mixed: 'ranks' needs 'suit' beside it",
+        f"{path}:6:5: declarations.combinations.mixed: has 'ranks' and 'rank', but only one "
+        "of 'ranks', 'rank' or 'beziques' may be given",
+        f"{path}:7:5: declarations.combinations.nokind: needs one of the keys 'ranks', 'rank' "
+        "or 'beziques'",
+        f"{path}:7:42: declarations.combinations.nokind.level: must be at least 1 (it is 0)",
+        f"{path}:8:5: declarations.combinations.lone_suit: 'suit' needs one of 'ranks' or "
+        "'rank' beside it",
+        f"{path}:9:5: declarations.combinations.Bad: the name 'Bad' is not allowed here; "
+        "expected a combination name: lower-case letters, digits and '_', starting with a letter.",
+        f"{path}:9:67: declarations.combinations.Bad.suit: 'plain' is not allowed; "
+        "use one of: any, trump",
+    ]
+
+
+def test_deleting_a_required_key_points_at_the_mapping(tmp_path: Path) -> None:
+    path = house(tmp_path, "deal:\n  hand_size: null\n")
+    assert only_problem(path).startswith(
+        f"{path}:4:1: deal: the key 'hand_size' is missing (Cards in each hand"
+    )
+
+
+def test_all_problems_of_a_file_at_once(tmp_path: Path) -> None:
+    path = house(
+        tmp_path,
+        """\
+        players: 1
+        deal:
+          packets: [3, 3, 3]
+        game:
+          taget: 1500
+        plugins: [nosuch]
+        """,
+    )
+    found = problems(path)
+    assert [message.split(": ")[0] for message in found] == [
+        f"{path}:4:10",
+        f"{path}:6:3",
+        f"{path}:8:3",
+        f"{path}:9:11",
+    ]
+    assert "must be at least 2" in found[0]
+    assert "add up to 8" in found[1]
+    assert "did you mean 'target'?" in found[2]
+    assert "unknown plugin 'nosuch'" in found[3]
+
+
+# --- overrides -----------------------------------------------------------------------------
+
+
+def test_overrides_errors_name_the_path() -> None:
+    found = problems(
+        "ordinary", {"deal": {"hand_size": "eight"}, "game": {"taget": 1}, "players": 1}
+    )
+    assert found == [
+        "<overrides>: deal.hand_size: must be a whole number, not the text 'eight'",
+        "<overrides>: game.taget: unknown key 'taget'; did you mean 'target'? the keys allowed "
+        "here are: both_over, check, source, target",
+        "<overrides>: players: must be at least 2 (it is 1)",
+    ]
+
+
+def test_overrides_that_are_not_plain_data() -> None:
+    assert problems("ordinary", {"game": {1: "x", "target": {1, 2}}, "extends": "x"}) == [
+        "<overrides>: game: key 1 must be a string",
+        "<overrides>: game.target: set values cannot be given; use mappings, lists, text, "
+        "numbers, true/false or null",
+        "<overrides>: extends: overrides cannot change the parent variant",
+    ]
+
+
+def test_overrides_that_contain_themselves() -> None:
+    loop: dict[str, Any] = {}
+    loop["game"] = loop
+    assert only_problem("ordinary", loop).startswith("<overrides>: game.game.game.game")
+
+
+def test_overrides_problem_caused_elsewhere_points_at_overrides() -> None:
+    assert only_problem("ordinary", {"cards": {"packs": 1}}) == (
+        "<overrides>: cards.packs: combination 'double_bezique' needs 2 bezique pairs, "
+        "but 1 pack(s) hold at most 1; lower it or shuffle in more packs"
+    )
+
+
+# --- nothing left behind -------------------------------------------------------------------
+
+
+def snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+def test_rejected_file_leaves_nothing_behind(tmp_path: Path) -> None:
+    before_variant = load_variant("ordinary")
+    path = house(tmp_path, "deal:\n  hand_sise: 9\n  packets: [1]\n")
+    before = snapshot(tmp_path)
+    problems(path)
+    problems("ordinary", {"deal": {"packets": [1]}})
+    assert snapshot(tmp_path) == before
+    assert load_variant("ordinary") == before_variant
+    assert load_variant("ordinary").data["deal"]["packets"] == [3, 2, 3]
+
+
+# --- the schema itself ---------------------------------------------------------------------
+
+
+def walk(node: Any, where: str = "#") -> Iterator[tuple[str, Any]]:
+    if isinstance(node, dict):
+        yield where, node
+        for key, value in node.items():
+            yield from walk(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from walk(value, f"{where}/{index}")
+
+
+def test_schema_is_valid_draft_2020_12() -> None:
+    schema = variant_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    Draft202012Validator.check_schema(schema)
+
+
+def test_every_schema_property_has_a_description() -> None:
+    undescribed = [
+        f"{where}/properties/{name}"
+        for where, node in walk(variant_schema())
+        if isinstance(node.get("properties"), dict)
+        for name, prop in node["properties"].items()
+        if not (isinstance(prop, dict) and str(prop.get("description", "")).strip())
+    ]
+    undescribed += [
+        f"#/$defs/{name}"
+        for name, definition in variant_schema()["$defs"].items()
+        if not str(definition.get("description", "")).strip()
+    ]
+    assert undescribed == []
+
+
+def test_objects_are_closed_except_user_keyed_mappings() -> None:
+    open_objects = [
+        where
+        for where, node in walk(variant_schema())
+        if node.get("type") == "object" and node.get("additionalProperties") is not False
+    ]
+    assert open_objects == [
+        "#/$defs/declarations/properties/bezique_cards",
+        "#/$defs/declarations/properties/combinations",
+    ]
+
+
+def test_every_section_allows_a_source() -> None:
+    schema = variant_schema()
+    sections = [name for name, prop in schema["properties"].items() if "$ref" in prop]
+    sections.remove("source")
+    for name in [*sections, "combination"]:
+        assert "source" in schema["$defs"][name]["properties"], name
+
+
+def test_schema_switches() -> None:
+    defs = variant_schema()["$defs"]
+    enum = {
+        "trumps.mode": defs["trumps"]["properties"]["mode"]["enum"],
+        "seven_of_trumps.scoring": defs["seven_of_trumps"]["properties"]["scoring"]["enum"],
+        "trick.identical_cards": defs["trick"]["properties"]["identical_cards"]["enum"],
+        "declarations.per_trick": defs["declarations"]["properties"]["per_trick"]["enum"],
+        "brisques.timing": defs["brisques"]["properties"]["timing"]["enum"],
+        "last_trick.which": defs["last_trick"]["properties"]["which"]["enum"],
+        "game.check": defs["game"]["properties"]["check"]["enum"],
+        "game.both_over": defs["game"]["properties"]["both_over"]["enum"],
+        "deal.first_lead": defs["deal"]["properties"]["first_lead"]["enum"],
+        "deal.next_dealer": defs["deal"]["properties"]["next_dealer"]["enum"],
+    }
+    assert enum == {
+        "trumps.mode": ["turn_up", "first_marriage"],
+        "seven_of_trumps.scoring": ["declare_or_exchange", "on_play"],
+        "trick.identical_cards": ["first_played"],
+        "declarations.per_trick": ["several", "one"],
+        "brisques.timing": ["immediate", "end_of_hand"],
+        "last_trick.which": ["stock_exhausting", "final"],
+        "game.check": ["at_once", "hand_end"],
+        "game.both_over": ["last_trick_winner", "higher_score"],
+        "deal.first_lead": ["left_of_dealer"],
+        "deal.next_dealer": ["left_of_dealer"],
+    }
+
+
+def test_shipped_schema_file_matches_the_loaded_one() -> None:
+    text = files("bezique.schemas").joinpath("variant.schema.json").read_text(encoding="utf-8")
+    assert json.loads(text) == variant_schema()
