@@ -84,8 +84,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in str(exc).splitlines() or ["error"]:
             print(f"bezique: {line}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
+        sys.stderr.close()
+        return 0
     except OSError as exc:
-        print(f"bezique: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"bezique: {where}{exc.strerror or exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -225,7 +225,7 @@ class GameState:
             if len(cards) == len(set(map(key_of, cards))):
                 legal = list(map(plays, cards))
             else:  # interchangeable copies: keep the first of each in hand order
-                first = dict(zip(map(key_of, reversed(cards)), reversed(cards)))
+                first = dict(zip(map(key_of, reversed(cards)), reversed(cards), strict=True))
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
         elif self.phase == TURN:
             legal = list(self.rules.turn_actions(self, self.to_act) or ())
@@ -243,11 +243,11 @@ class GameState:
         Raise :class:`IllegalActionError`, naming the rule, for anything that is
         not legal now; the state is then left exactly as it was.
         """
-        if action.__class__ is str:
-            action = self.parse_action(action)  # type: ignore[arg-type]
+        if isinstance(action, str):
+            action = self.parse_action(action)
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
-            action = self._equivalent_legal(action)  # type: ignore[arg-type]
+            action = self._equivalent_legal(action)
         assert isinstance(action, Action)
         self.history.append(action)
         self._legal = None
@@ -498,9 +498,7 @@ class GameState:
         if action.kind == Kind.END_TURN:
             return self._end_word()
         seat = self.to_act
-        tokens = sorted(
-            (self.deck.card_face[c], self.card_token(c, seat)) for c in action.cards
-        )
+        tokens = sorted((self.deck.card_face[c], self.card_token(c, seat)) for c in action.cards)
         words = [KIND_WORDS[action.kind]]
         if action.combo:
             words.append(action.combo)
@@ -515,13 +513,17 @@ class GameState:
         words = text.split()
         if not words or words[0].lower() not in WORD_KINDS:
             expected = ", ".join(sorted(WORD_KINDS))
-            raise IllegalActionError(f"{text!r}: an action starts with one of {expected}", "notation")
+            raise IllegalActionError(
+                f"{text!r}: an action starts with one of {expected}", "notation"
+            )
         kind = WORD_KINDS[words[0].lower()]
         rest = words[1:]
         combo = ""
         if kind in (Kind.DECLARE, Kind.ANNOUNCE):
             if not rest:
-                raise IllegalActionError(f"{text!r}: name the combination to {words[0]}", "notation")
+                raise IllegalActionError(
+                    f"{text!r}: name the combination to {words[0]}", "notation"
+                )
             combo, rest = rest[0].lower(), rest[1:]
         if kind == Kind.END_TURN and rest:
             raise IllegalActionError(f"{text!r}: '{words[0]}' takes no cards", "notation")
@@ -618,7 +620,9 @@ class GameState:
             "hand": own,
             "table": table,
             "hand_sizes": [len(h) for h in self.hands],
-            "trick": [[s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick)],
+            "trick": [
+                [s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick, strict=True)
+            ],
             "played": [deck.card_text(c) for c in self.played],
             "tricks_done": self.tricks_done,
             "phase": self.phase,
@@ -638,10 +642,25 @@ class GameState:
         """Return an independent copy that shares only the immutable ruleset."""
         copy = object.__new__(GameState)
         copy.__dict__.update(self.__dict__)
-        for name in ("history", "events", "event_hands", "scores", "hand_points", "trick",
-                     "trick_seats", "stock", "on_table", "levels", "played", "overrides"):
-            setattr(copy, name, list(getattr(self, name)) if name != "overrides"
-                    else dict(self.overrides))
+        for name in (
+            "history",
+            "events",
+            "event_hands",
+            "scores",
+            "hand_points",
+            "trick",
+            "trick_seats",
+            "stock",
+            "on_table",
+            "levels",
+            "played",
+            "overrides",
+        ):
+            setattr(
+                copy,
+                name,
+                list(getattr(self, name)) if name != "overrides" else dict(self.overrides),
+            )
         copy.card_key = list(self.card_key)
         copy.decks = [list(d) for d in self.decks]
         copy.hands = [list(h) for h in self.hands]
@@ -787,11 +806,29 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         state.rng.setstate((version, tuple(internal), gauss))
         state.history = [Action(Kind(a[0]), tuple(a[1]), a[2]) for a in data["history"]]
         state.events = [ScoreEvent(*e) for e in data["events"]]
-        for name in ("event_hands", "scores", "hand_points", "levels", "played", "trick",
-                     "trick_seats", "stock"):
+        for name in (
+            "event_hands",
+            "scores",
+            "hand_points",
+            "levels",
+            "played",
+            "trick",
+            "trick_seats",
+            "stock",
+        ):
             setattr(state, name, list(data[name]))
-        for name in ("hand_no", "dealer", "winner", "tricks_done", "last_trick_winner",
-                     "turn_up", "trump", "leader", "to_act", "phase"):
+        for name in (
+            "hand_no",
+            "dealer",
+            "winner",
+            "tricks_done",
+            "last_trick_winner",
+            "turn_up",
+            "trump",
+            "leader",
+            "to_act",
+            "phase",
+        ):
             setattr(state, name, data[name])
         state.extra = _json_copy(data["extra"])
         state.hands = [list(h) for h in data["hands"]]
@@ -800,7 +837,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         face = state.deck.card_face
         state.card_key = [
             ~(lv * 4096 + face[c]) if t else face[c]
-            for c, (t, lv) in enumerate(zip(state.on_table, data["levels"]))
+            for c, (t, lv) in enumerate(zip(state.on_table, data["levels"], strict=True))
         ]
         state.pending = [[(c, tuple(cards)) for c, cards in p] for p in data["pending"]]
         state.turn = TurnState()

@@ -102,7 +102,9 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
 
 
 @hookspec(firstresult=True)
-def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent] | None:
+def bezique_trick_scores(
+    state: GameState, winner: int, cards: list[int]
+) -> list[ScoreEvent] | None:
     """Return the scores earned by the finished trick ``cards`` won by ``winner``."""
 
 
@@ -142,4 +144,3 @@ GAME_HOOKS: tuple[str, ...] = (
     "bezique_game_winner",
 )
 """The hooks a game resolves into plain callables when it is built."""
-

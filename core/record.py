@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-
 from bezique.errors import BeziqueError, RecordError
 from bezique.game import GameState, new_game
 
@@ -127,6 +126,6 @@ def replay(data: Mapping[str, Any], where: str = "<record>") -> GameState:
 def hand_summaries(state: GameState) -> list[dict[str, Any]]:
     """Return, for each hand dealt, the points each player scored in it."""
     hands = [[0] * state.players for _ in range(state.hand_no + 1)]
-    for hand, event in zip(state.event_hands, state.events):
+    for hand, event in zip(state.event_hands, state.events, strict=True):
         hands[hand][event.player] += event.points
     return [{"hand": i, "points": points} for i, points in enumerate(hands)]

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pluggy
-
 from bezique import hookspecs
 from bezique.cards import Deck
 from bezique.errors import PluginError
@@ -60,7 +59,7 @@ def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
     argnames = tuple(spec.argnames)
     impls = caller.get_hookimpls()
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return lambda *args: caller(**dict(zip(argnames, args)))
+        return lambda *args: caller(**dict(zip(argnames, args, strict=True)))
     # pluggy calls the implementations registered last first.
     functions = [_bind(impl, argnames) for impl in reversed(impls)]
     if not functions:
@@ -91,7 +90,9 @@ class Ruleset:
         combinations: dict[str, Any] = variant.data["declarations"]["combinations"]
         self.combo_names: tuple[str, ...] = tuple(combinations)
         """Combination names in the order of the variant's table."""
-        self.classes: tuple[str, ...] = tuple(dict.fromkeys(c["class"] for c in combinations.values()))
+        self.classes: tuple[str, ...] = tuple(
+            dict.fromkeys(c["class"] for c in combinations.values())
+        )
         """Combination classes; a card's ``levels`` keeps four bits per class, in this order."""
         hooks = {name: resolve_hook(self.manager, name) for name in hookspecs.GAME_HOOKS}
         self.deal_scores: HookFunction = hooks["bezique_deal_scores"]

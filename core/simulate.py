@@ -78,9 +78,9 @@ def _statistics(
         "decisions_per_game": decisions / games if games else 0.0,
         "wins": [wins[s] for s in seats],
         "mean_final_score": [fmean(f[s] for f in finals) if finals else 0.0 for s in seats],
-        "mean_points_per_hand": {
-            rule: rule_points[rule] / hands for rule in sorted(rule_points)
-        } if hands else {},
+        "mean_points_per_hand": {rule: rule_points[rule] / hands for rule in sorted(rule_points)}
+        if hands
+        else {},
         "times_per_hand": {rule: rule_counts[rule] / hands for rule in sorted(rule_counts)}
         if hands
         else {},

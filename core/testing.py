@@ -98,7 +98,7 @@ def play_out(state: GameState, actions: Iterable[str]) -> GameState:
 def points_by_rule(state: GameState, player: int) -> dict[str, int]:
     """Return ``player``'s points in the current hand, added up by rule."""
     totals: dict[str, int] = {}
-    for hand, event in zip(state.event_hands, state.events):
+    for hand, event in zip(state.event_hands, state.events, strict=True):
         if hand == state.hand_no and event.player == player:
             totals[event.rule] = totals.get(event.rule, 0) + event.points
     return totals
@@ -159,6 +159,5 @@ def _check_hand_sizes(state: GameState) -> None:
 
 def _endgame_start(state: GameState) -> int:
     """The number of tricks played before the end-game began."""
-    data = state.rules.data
-    dealt = data["deal"]["hand_size"] * state.players
+    dealt: int = state.rules.data["deal"]["hand_size"] * state.players
     return (state.deck.size - dealt) // state.players

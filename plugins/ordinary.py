@@ -45,7 +45,8 @@ class Combination(NamedTuple):
     """Same-suit combinations: the faces needed (one card of each)."""
     rank_faces: tuple[int, ...]
     """Same-rank combinations: the faces that count, and ``count`` cards of them."""
-    count: int
+    size: int
+    """How many cards: the same-suit combination's ranks, or the same-rank count."""
     distinct_suits: bool
     pairs: int
     """Bezique combinations: how many bezique pairs."""
@@ -87,9 +88,7 @@ class Tables:
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
-        self.tests_by_trump: dict[
-            int, tuple[list[tuple[int, Combination]], list[Combination]]
-        ] = {}
+        self.tests_by_trump: dict[int, tuple[list[tuple[int, Combination]], list[Combination]]] = {}
         self.by_name: dict[int, dict[str, Combination]] = {}
 
     def combinations(self, state: GameState) -> list[Combination]:
@@ -169,7 +168,7 @@ def _form_masks(combo: Combination) -> tuple[int, ...]:
         return ()
     if combo.pairs:
         return (combo.mask,) if combo.faces else ()
-    size = combo.count
+    size = combo.size
     return tuple(
         sum(1 << f for f in combo.faces[i : i + size]) for i in range(0, len(combo.faces), size)
     )
@@ -299,7 +298,7 @@ def _sevens_played(state: GameState, t: Tables) -> list[ScoreEvent]:
     """The seven of trumps scores for whoever plays it while the stock lasts (A12 reading)."""
     events = []
     scored: list[int] = state.extra["sevens_scored"]
-    for card, seat in zip(state.trick, state.trick_seats):
+    for card, seat in zip(state.trick, state.trick_seats, strict=True):
         if _is_trump_seven(state, t, card) and card not in scored:
             scored.append(card)
             events.append(ScoreEvent(seat, t.seven["declare_points"], "seven_of_trumps.on_play"))
@@ -347,9 +346,9 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int:
     over = [seat for seat in range(state.players) if scores[seat] >= game["target"]]
     if not over:
         return -1
-    if len(over) > 1 and game["both_over"] == "last_trick_winner":
-        if state.last_trick_winner in over:
-            return state.last_trick_winner
+    precedence = len(over) > 1 and game["both_over"] == "last_trick_winner"
+    if precedence and state.last_trick_winner in over:
+        return state.last_trick_winner
     return max(over, key=lambda seat: scores[seat])
 
 
@@ -379,9 +378,9 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     for combo in by_rank:
         # Cheap bound first: with P packs, n cards of a rank need n / P different faces.
         found = present & combo.mask
-        if fresh & found and found.bit_count() * t.packs >= combo.count:
+        if fresh & found and found.bit_count() * t.packs >= combo.size:
             ranks = list(map(t.card_rank.__getitem__, hand))
-            if ranks.count(combo.rank) >= combo.count:
+            if ranks.count(combo.rank) >= combo.size:
                 possible.append(combo)
     if not possible and not pending:
         return actions
@@ -460,12 +459,12 @@ def _forms(
                 yield combo, tuple(sorted(queens + knaves))
     elif combo.rank_faces:
         units = [cards for f in combo.rank_faces for cards in groups.get(f, {}).values()]
-        for chosen in _choose(units, combo.count):
-            if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.count:
+        for chosen in _choose(units, combo.size):
+            if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.size:
                 continue
             yield combo, tuple(sorted(chosen))
     else:
-        per_suit = combo.count
+        per_suit = combo.size
         for start in range(0, len(combo.faces), per_suit):
             faces = combo.faces[start : start + per_suit]
             if not all(f in groups for f in faces):
@@ -482,11 +481,11 @@ def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]
     if combo.rank_faces:
         suits = {state.deck.card_suit[c] for c in cards}
         return (
-            len(faces) == combo.count
+            len(faces) == combo.size
             and all(f in combo.rank_faces for f in faces)
-            and (not combo.distinct_suits or len(suits) == combo.count)
+            and (not combo.distinct_suits or len(suits) == combo.size)
         )
-    size = combo.count
+    size = combo.size
     groups = (sorted(combo.faces[i : i + size]) for i in range(0, len(combo.faces), size))
     return any(faces == group for group in groups)
 
@@ -546,7 +545,7 @@ def _refusal(
             )
     if any(levels):
         shift, level = combo.shift, combo.level
-        for card, card_levels in zip(cards, levels):
+        for card, card_levels in zip(cards, levels, strict=True):
             if (card_levels >> shift) & 15 >= level:
                 return (
                     f"{state.deck.card_text(card)} was already declared in a combination of the "
@@ -633,7 +632,10 @@ def _seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> 
         return "in this variant the seven of trumps scores when played (seven_of_trumps.scoring)"
     if card in state.extra["sevens_scored"]:
         return "that seven of trumps has already scored this hand"
-    return "the turn-up is already a seven of trumps: exchanging one seven for another is pointless, show it instead (S0)"
+    return (
+        "the turn-up is already a seven of trumps: exchanging one seven for another gains "
+        "nothing, show it instead (S0)"
+    )
 
 
 def _combination_refusal(state: GameState, t: Tables, player: int, action: Action) -> str:
