@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+
 from bezique.errors import BeziqueError, RecordError
 from bezique.game import GameState, new_game
 

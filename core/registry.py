@@ -17,6 +17,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 import pluggy
+
 from bezique import hookspecs
 from bezique.errors import PluginError
 

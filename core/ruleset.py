@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pluggy
+
 from bezique import hookspecs
 from bezique.cards import Deck
 from bezique.errors import PluginError

@@ -33,12 +33,13 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from bezique import registry
-from bezique.errors import PluginError, VariantError
-from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, JsonPath, YamlDocument, parse_yaml_bytes
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import extend
+
+from bezique import registry
+from bezique.errors import PluginError, VariantError
+from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, JsonPath, YamlDocument, parse_yaml_bytes
 
 BUILTIN_PREFIX = "builtin/"
 """How the origin of a registered variant starts: ``builtin/ordinary.yaml``."""

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 import yaml
-from bezique.errors import VariantError
 from yaml.events import (
     AliasEvent,
     CollectionStartEvent,
@@ -37,6 +36,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from bezique.errors import VariantError
 
 MAX_BYTES = 256 * 1024
 """The largest file accepted, in bytes (256 KiB)."""

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError, VariantError
 from bezique.game import GAME_OVER, PLAY, TURN, GameState, from_json, new_game, ruleset_for

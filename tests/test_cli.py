@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from bezique.cli import main
 from bezique.game import GameState, new_game
 from bezique.record import hand_summaries, load_record, record_of, replay

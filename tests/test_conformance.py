@@ -30,8 +30,9 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-import bezique.game as game_module
 import pytest
+
+import bezique.game as game_module
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.record import record_of, replay

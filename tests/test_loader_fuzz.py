@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 import yaml
-from bezique.errors import VariantError
-from bezique.variant import Variant, load_variant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from bezique.errors import VariantError
+from bezique.variant import Variant, load_variant
 
 ORDINARY_TEXT = files("bezique.variants").joinpath("ordinary.yaml").read_text(encoding="utf-8")
 ORDINARY_LINES = ORDINARY_TEXT.splitlines(keepends=True)

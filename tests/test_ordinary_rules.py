@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
+
 from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for

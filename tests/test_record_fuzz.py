@@ -19,15 +19,16 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import bezique.game as game_module
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bezique.game as game_module
 from bezique.errors import BeziqueError
 from bezique.game import new_game
 from bezique.record import load_record, record_of, replay
 from bezique.ruleset import Ruleset
 from bezique.testing import check_invariants, scenario
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 FUZZ = settings(
     max_examples=150,

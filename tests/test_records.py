@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.record import (

@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+
 from bezique.errors import VariantError
 from bezique.variant import (
     Variant,
@@ -20,7 +22,6 @@ from bezique.variant import (
     variant_summaries,
 )
 from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_PROBLEMS, parse_yaml
-from jsonschema import Draft202012Validator
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
