@@ -43,6 +43,7 @@ class Deck:
         "ranks",
         "size",
         "suits",
+        "twins",
     )
 
     def __init__(self, ranks: Sequence[str], suits: Sequence[str], packs: int) -> None:
@@ -56,6 +57,11 @@ class Deck:
         self.card_suit: list[int] = [f // len(self.ranks) for f in self.card_face]
         self.card_rank: list[int] = [f % len(self.ranks) for f in self.card_face]
         self.card_texts: list[str] = [self.face_text(f) for f in self.card_face]
+        self.twins: list[int] = [
+            sum(1 << (copy * self.faces + f) for copy in range(packs)) & ~(1 << c)
+            for c, f in enumerate(self.card_face)
+        ]
+        """For each card, bit ``1 << other`` set for its other copies."""
 
     @classmethod
     def from_variant(cls, data: dict[str, Any]) -> Deck:

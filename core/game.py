@@ -165,6 +165,8 @@ class GameState:
         self.on_table = [False] * self.deck.size
         self.levels = [0] * self.deck.size
         self.card_key = list(self.deck.card_face)
+        self.declared_bits = 0
+        """Bit ``1 << card`` set for every card declared this hand (``levels`` not 0)."""
         self.pending: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.played: list[int] = []
         self.hand_points = [0] * n
@@ -187,11 +189,29 @@ class GameState:
             self.turn_up = -1
             self.trump = -1
         self.stock = order[position:][::-1]
+        self._count_hands()
         self.leader = (self.dealer + 1) % n
         self.to_act = self.leader
         self.phase = PLAY
         self._legal = None
         self._score(self.rules.deal_scores(self))
+
+    def _count_hands(self) -> None:
+        """Set the hands' bitboards (see :attr:`held`) from the hands."""
+        self.held = [sum(1 << c for c in hand) for hand in self.hands]
+        """Per seat, bit ``1 << card`` set for every card in the hand."""
+
+    def give(self, seat: int, card: int) -> None:
+        """Put ``card`` into ``seat``'s hand (plugins move cards only through this and take)."""
+        self.hands[seat].append(card)
+        self.held[seat] |= 1 << card
+        self._legal = None
+
+    def take(self, seat: int, card: int) -> None:
+        """Take ``card`` out of ``seat``'s hand."""
+        self.hands[seat].remove(card)
+        self.held[seat] &= ~(1 << card)
+        self._legal = None
 
     # ------------------------------------------------------------------ queries
 
@@ -287,11 +307,16 @@ class GameState:
         self.levels[card] = levels
         face = self.deck.card_face[card]
         self.card_key[card] = ~(levels * 4096 + face) if on_table else face
+        if levels:
+            self.declared_bits |= 1 << card
+        else:
+            self.declared_bits &= ~(1 << card)
         self._legal = None
 
     def _play(self, card: int) -> None:
         seat = self.to_act
         self.hands[seat].remove(card)
+        self.held[seat] ^= 1 << card
         if self.on_table[card]:
             self.on_table[card] = False
             self.card_key[card] = self.deck.card_face[card]
@@ -335,9 +360,14 @@ class GameState:
         leader = self.leader
         if len(stock) >= self.players:
             hands = self.hands
-            hands[leader].append(stock.pop())
+            held = self.held
+            card = stock.pop()
+            hands[leader].append(card)
+            held[leader] |= 1 << card
             for seat in self._others[leader]:
-                hands[seat].append(stock.pop())
+                card = stock.pop()
+                hands[seat].append(card)
+                held[seat] |= 1 << card
         elif stock or self.turn_up >= 0:
             self._draw_last_cards()
         self.to_act = leader
@@ -347,12 +377,11 @@ class GameState:
 
     def _draw_last_cards(self) -> None:
         """Draw the stock's last cards, the turn-up last, and start the end-game."""
-        hands = self.hands
         for seat in (self.leader, *self._others[self.leader]):
             if self.stock:
-                hands[seat].append(self.stock.pop())
+                self.give(seat, self.stock.pop())
             elif self.turn_up >= 0:
-                hands[seat].append(self.turn_up)
+                self.give(seat, self.turn_up)
                 self.turn_up = -1
         if not self.stock and self.turn_up < 0:
             self.rules.stock_exhausted(self)
@@ -407,14 +436,17 @@ class GameState:
         plays = self._play_actions
         history = self.history
         draw = rng.random
+        twins = self.deck.twins
         decisions = 0
         while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
             decisions += 1
             if self.phase == PLAY:
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
-                keys = list(map(self.card_key.__getitem__, cards))
-                card = cards[keys.index(keys[int(draw() * len(cards))])]
+                card = cards[int(draw() * len(cards))]
+                if self.held[seat] & twins[card]:  # name the copy legal_actions() would
+                    key = self.card_key[card]
+                    card = next(c for c in cards if self.card_key[c] == key)
                 history.append(plays[card])
                 self._legal = None
                 self._play(card)
@@ -539,8 +571,8 @@ class GameState:
         return action
 
     def _resolve_tokens(self, text: str, tokens: Sequence[str]) -> list[int]:
+        """Find the player's card each token names (see :meth:`card_token`)."""
         seat = self.to_act
-        hand = self.hands[seat]
         chosen: list[int] = []
         for token in tokens:
             face_text, star, classes = token.partition("*")
@@ -548,21 +580,25 @@ class GameState:
                 face = self.deck.parse_face(face_text)
             except CardError as exc:
                 raise IllegalActionError(f"{text!r}: {exc}", "notation") from exc
-            wanted = sorted(classes.split("+")) if classes else None
-            for card in hand:
-                if card in chosen or self.deck.card_face[card] != face:
-                    continue
-                if self.on_table[card] != bool(star):
-                    continue
-                if wanted is not None and sorted(self.declared_classes(card)) != wanted:
-                    continue
-                chosen.append(card)
-                break
-            else:
+            copies = [
+                c
+                for c in self.hands[seat]
+                if c not in chosen
+                and self.deck.card_face[c] == face
+                and self.on_table[c] == bool(star)
+            ]
+            if star:
+                # ``QS*`` is the copy shown but never declared when there is one
+                # (the others then carry their classes), else any table copy.
+                wanted = sorted(classes.split("+")) if classes else []
+                exact = [c for c in copies if sorted(self.declared_classes(c)) == wanted]
+                copies = exact if exact or classes else copies
+            if not copies:
                 where = "on the table" if star else "in the concealed hand"
                 raise IllegalActionError(
                     f"{text!r}: seat {seat} has no {token} {where}", "play.own_cards"
                 )
+            chosen.append(copies[0])
         return chosen
 
     def action_id(self, action: Action) -> int:
@@ -664,6 +700,7 @@ class GameState:
         copy.card_key = list(self.card_key)
         copy.decks = [list(d) for d in self.decks]
         copy.hands = [list(h) for h in self.hands]
+        copy.held = list(self.held)
         copy.won = [list(w) for w in self.won]
         copy.pending = [list(p) for p in self.pending]
         copy.turn = TurnState()
@@ -832,6 +869,8 @@ def from_json(data: Mapping[str, Any]) -> GameState:
             setattr(state, name, data[name])
         state.extra = _json_copy(data["extra"])
         state.hands = [list(h) for h in data["hands"]]
+        state.held = [sum(1 << c for c in hand) for hand in state.hands]
+        state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)
         state.won = [list(w) for w in data["won"]]
         state.on_table = [bool(t) for t in data["on_table"]]
         face = state.deck.card_face

@@ -23,9 +23,7 @@ Cards a player has declared lie on the table but stay in his hand.  A card's
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import reduce
 from itertools import combinations_with_replacement, product
-from operator import or_
 from typing import Any, NamedTuple
 
 from bezique.actions import Action, Kind
@@ -54,6 +52,12 @@ class Combination(NamedTuple):
     """Bit ``1 << face`` set for every face the combination can use."""
     rank: int
     """Same-rank combinations: the rank index."""
+
+
+CountTest = tuple[Combination, int, int, int, int, int]
+"""(combination, its cards, cards of one kind, how many, cards of another, how many)."""
+QuickTests = tuple[list[tuple[int, Combination]], list[CountTest]]
+"""Face masks of same-suit forms; counting tests of same-rank and bezique forms."""
 
 
 class Tables:
@@ -88,7 +92,8 @@ class Tables:
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
-        self.tests_by_trump: dict[int, tuple[list[tuple[int, Combination]], list[Combination]]] = {}
+        self.face_mask = (1 << deck.faces) - 1
+        self.tests_by_trump: dict[int, QuickTests] = {}
         self.by_name: dict[int, dict[str, Combination]] = {}
 
     def combinations(self, state: GameState) -> list[Combination]:
@@ -100,22 +105,51 @@ class Tables:
             self.by_name[state.trump] = {c.name: c for c in table}
         return table
 
-    def quick_tests(
-        self, state: GameState
-    ) -> tuple[list[tuple[int, Combination]], list[Combination]]:
+    def quick_tests(self, state: GameState) -> QuickTests:
         """Return cheap first tests of the current trump's combinations.
 
-        A list of (mask, combination): a form of the combination needs every face
-        of the mask; and the same-rank combinations, which need ``count`` cards
-        of their rank.  A combination passing neither cannot be declared.
+        A list of (face mask, combination): a form of the combination needs every
+        face of the mask; and, for same-rank and bezique combinations, the masks
+        of :meth:`_counted`.  A combination that passes neither cannot be declared.
         """
         tests = self.tests_by_trump.get(state.trump)
         if tests is None:
             combos = self.combinations(state)
-            groups = [(mask, c) for c in combos if not c.rank_faces for mask in _form_masks(c)]
-            tests = (groups, [c for c in combos if c.rank_faces])
+            groups = [
+                (mask, c)
+                for c in combos
+                if not c.rank_faces and not c.pairs
+                for mask in _form_masks(c)
+            ]
+            counted = [self._counted(c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
+            tests = (groups, counted)
             self.tests_by_trump[state.trump] = tests
         return tests
+
+    def _counted(self, combo: Combination) -> CountTest:
+        """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""
+        if combo.rank_faces:
+            cards = self._copies(combo.rank_faces)
+            return combo, cards, cards, combo.size, 0, 0
+        queen, knave = (self._copies([face]) for face in combo.faces)
+        return combo, queen | knave, queen, combo.pairs, knave, combo.pairs
+
+    def _copies(self, faces: Sequence[int]) -> int:
+        """Bit ``1 << card`` for every copy of ``faces``."""
+        return sum(
+            1 << (copy * self.deck.faces + face) for face in faces for copy in range(self.packs)
+        )
+
+    def faces_of(self, cards: int) -> int:
+        """Fold a bitboard of cards into a bitboard of the faces they show."""
+        faces = self.deck.faces
+        if self.packs == 2:
+            return (cards | cards >> faces) & self.face_mask
+        found = 0
+        while cards:
+            found |= cards & self.face_mask
+            cards >>= faces
+        return found
 
     def combination(self, state: GameState, name: str) -> Combination | None:
         """Return the compiled combination called ``name``, if the variant has one."""
@@ -361,27 +395,25 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     if not state.stock and state.turn_up < 0:
         return []
     t = state.rules.tables.get(_KEY) or tables(state)
-    hand = state.hands[player]
-    levels = state.levels
-    bit = t.card_bit
-    present = reduce(or_, map(bit.__getitem__, hand), 0)
+    held = state.held[player]
     pending = state.pending[player]
-    if not t.new_card_required or pending or not any(map(levels.__getitem__, hand)):
-        fresh = present
-    else:
-        fresh = reduce(or_, [bit[c] for c in hand if not levels[c]], 0)
+    present = t.faces_of(held)
+    # Cards never declared; any card counts when the rules need no new card, or may
+    # score an announced combination.
+    fresh_cards = held if not t.new_card_required or pending else held & ~state.declared_bits
+    fresh = t.faces_of(fresh_cards) if fresh_cards != held else present
     actions = _seven_actions(state, t, player) if present & t.seven_bits else []
-    groups, by_rank = t.quick_tests(state)
+    groups, counted = t.quick_tests(state)
     possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
     if len(possible) > 1:  # a combination with several suits' forms may appear more than once
         possible = list(dict.fromkeys(possible))
-    for combo in by_rank:
-        # Cheap bound first: with P packs, n cards of a rank need n / P different faces.
-        found = present & combo.mask
-        if fresh & found and found.bit_count() * t.packs >= combo.size:
-            ranks = list(map(t.card_rank.__getitem__, hand))
-            if ranks.count(combo.rank) >= combo.size:
-                possible.append(combo)
+    for combo, cards_mask, first, first_needed, second, second_needed in counted:
+        if (
+            fresh_cards & cards_mask
+            and (held & first).bit_count() >= first_needed
+            and (held & second).bit_count() >= second_needed
+        ):
+            possible.append(combo)
     if not possible and not pending:
         return actions
     kind = Kind.DECLARE if t.several or not state.turn.scored else Kind.ANNOUNCE
@@ -569,9 +601,8 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
         state.pending[player].append((action.combo, action.cards))
     elif action.kind == Kind.EXCHANGE:
         seven = action.cards[0]
-        hand = state.hands[player]
-        hand.remove(seven)
-        hand.append(state.turn_up)
+        state.take(player, seven)
+        state.give(player, state.turn_up)
         state.turn.blocked.append(state.turn_up)
         state.turn_up = seven
         state.extra["sevens_scored"].append(seven)
