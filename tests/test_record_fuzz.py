@@ -199,12 +199,11 @@ def garbled_action(draw: st.DrawFn, original: str) -> str:
 
 @st.composite
 def mutated_record(draw: st.DrawFn) -> dict[str, Any]:
-    record = json.loads(json.dumps(draw(st.sampled_from(BASES))))
+    record: dict[str, Any] = json.loads(json.dumps(draw(st.sampled_from(BASES))))
     for _ in range(draw(st.integers(1, 3))):
         mutation = draw(st.integers(0, 11))
-        actions: list[Any] = (
-            record.get("actions") if isinstance(record.get("actions"), list) else []
-        )
+        found = record.get("actions")
+        actions: list[Any] = found if isinstance(found, list) else []
         if mutation == 0 and record:  # drop a key
             record.pop(draw(st.sampled_from(sorted(record))))
         elif mutation == 1 and record:  # rename a key
