@@ -13,6 +13,7 @@ decks, the first dealer and the list of actions.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Mapping, Sequence
@@ -70,6 +71,15 @@ class TurnState:
         return frozenset(self.blocked)
 
 
+_RULE_OF_KIND = {
+    Kind.PLAY: "endgame",
+    Kind.DECLARE: "declarations",
+    Kind.ANNOUNCE: "declarations",
+    Kind.EXCHANGE: "seven_of_trumps",
+    Kind.SHOW: "seven_of_trumps",
+}
+"""The variant section whose rules decide each kind of turn action."""
+
 _NO_TURN = TurnState()
 """The (never changed) turn state between turns."""
 
@@ -87,7 +97,34 @@ def ruleset_for(
         if not overrides:
             return Ruleset(variant)
         return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
+    if isinstance(variant, str) and _is_registered_name(variant):
+        return _registered_ruleset(variant, overrides)
     return Ruleset(load_variant(variant, overrides))
+
+
+_REGISTERED: dict[tuple[str, str], Ruleset] = {}
+"""Rulesets of registered variants, which do not change while the process runs."""
+
+
+def _is_registered_name(spec: str) -> bool:
+    """Whether ``spec`` names a registered variant rather than a file (as the loader reads it)."""
+    return not spec.endswith(".yaml") and "/" not in spec and "\\" not in spec
+
+
+def _registered_ruleset(name: str, overrides: Mapping[str, Any] | None) -> Ruleset:
+    """Load a registered variant once per process and set of overrides.
+
+    Replays and saved states rebuild rulesets often, and loading and validating
+    one takes tens of milliseconds.
+    """
+    try:
+        key = (name, json.dumps(overrides or {}, sort_keys=True))
+    except (TypeError, ValueError):  # not plain data: let the loader say what is wrong
+        return Ruleset(load_variant(name, overrides))
+    found = _REGISTERED.get(key)
+    if found is None:
+        found = _REGISTERED[key] = Ruleset(load_variant(name, overrides))
+    return found
 
 
 def _merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
@@ -479,7 +516,8 @@ class GameState:
         ):
             return IllegalActionError(f"seat {seat} does not hold that card", "play.own_cards")
         reason = self.rules.refusal(self, seat, action)
-        return IllegalActionError(reason or f"{self.action_text(action)!r} is not legal now")
+        rule = _RULE_OF_KIND.get(action.kind, "")
+        return IllegalActionError(reason or f"{self.action_text(action)!r} is not legal now", rule)
 
     def _end_word(self) -> str:
         return "draw" if self.stock_left() else "pass"

@@ -16,11 +16,10 @@ checks run where (hands counted per run; a run is one seed of one rules setting)
   at the end of every game (about 270 games) and at a random midpoint of about every
   third game (``REPLAYS_PER_GAME``).
 
-``from_json`` and ``replay`` rebuild the ruleset from the variant's name and overrides,
-which reloads and revalidates the YAML (about 30 ms).  The simulation tests memoise
-that one step (``cached_rulesets``) so that they can afford the per-action round
-trip; ``test_round_trip_rebuilds_the_rules_from_the_file`` checks the real,
-uncached path.
+``from_json`` and ``replay`` rebuild the ruleset from the variant's name and overrides;
+the library keeps the ruleset of a registered variant once loaded, so the per-action
+round trip is affordable; ``test_round_trip_rebuilds_the_rules_from_the_file`` checks
+the path through a variant file, which is loaded every time.
 """
 
 from __future__ import annotations
@@ -32,11 +31,9 @@ from typing import Any
 
 import pytest
 
-import bezique.game as game_module
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.record import record_of, replay
-from bezique.ruleset import Ruleset
 from bezique.testing import check_invariants
 
 VARIANT = "ordinary"
@@ -61,26 +58,6 @@ SWITCHES: dict[str, dict[str, Any]] = {
         "game": {"check": "hand_end"},
     },
 }
-
-_RULESETS: dict[tuple[str, str], Ruleset] = {}
-_REAL_RULESET_FOR = game_module.ruleset_for
-
-
-def _memoised_ruleset_for(variant: Any, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Build each (variant name, overrides) ruleset once; anything else goes through."""
-    if not isinstance(variant, str):
-        return _REAL_RULESET_FOR(variant, overrides)
-    key = (variant, json.dumps(overrides or {}, sort_keys=True))
-    found = _RULESETS.get(key)
-    if found is None:
-        found = _RULESETS[key] = _REAL_RULESET_FOR(variant, overrides)
-    return found
-
-
-@pytest.fixture
-def cached_rulesets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Memoise the ruleset that ``new_game``, ``from_json`` and ``replay`` rebuild."""
-    monkeypatch.setattr(game_module, "ruleset_for", _memoised_ruleset_for)
 
 
 # --------------------------------------------------------------------------- the checks
@@ -181,12 +158,12 @@ def simulate(overrides: Mapping[str, Any] | None, seed: int, hands: int) -> int:
 
 
 @pytest.mark.parametrize("seed", DEFAULT_SEEDS)
-def test_random_games_default_rules(cached_rulesets: None, seed: int) -> None:
+def test_random_games_default_rules(seed: int) -> None:
     assert simulate(None, seed, DEFAULT_HANDS_PER_SEED) >= DEFAULT_HANDS_PER_SEED
 
 
 @pytest.mark.parametrize("switch", sorted(SWITCHES))
-def test_random_games_with_switches(cached_rulesets: None, switch: str) -> None:
+def test_random_games_with_switches(switch: str) -> None:
     overrides = SWITCHES[switch]
     state = new_game(VARIANT, overrides=overrides, seed=0)
     for section, values in overrides.items():
@@ -225,7 +202,7 @@ def play_random(state: GameState, rng: random.Random, limit: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", [0, 5, 2**40 + 3])
-def test_same_seed_and_actions_give_the_same_game(cached_rulesets: None, seed: int) -> None:
+def test_same_seed_and_actions_give_the_same_game(seed: int) -> None:
     random.seed(1)  # the global generator must play no part
     first = new_game(VARIANT, seed=seed)
     random.seed(2)
@@ -247,7 +224,7 @@ def test_different_seeds_deal_differently() -> None:
     assert len(deals) == 5
 
 
-def test_no_seed_still_replays(cached_rulesets: None) -> None:
+def test_no_seed_still_replays() -> None:
     state = new_game(VARIANT)
     play_random(state, random.Random(0), 300)
     assert isinstance(state.seed, int)
@@ -265,7 +242,7 @@ def rebuilt_by_apply(state: GameState) -> GameState:
 
 
 @pytest.mark.parametrize("switch", ["default", *sorted(SWITCHES)])
-def test_playout_history_replays_through_apply(cached_rulesets: None, switch: str) -> None:
+def test_playout_history_replays_through_apply(switch: str) -> None:
     overrides = SWITCHES.get(switch)
     for seed in range(8):
         state = new_game(VARIANT, overrides=overrides, seed=seed)
@@ -277,7 +254,7 @@ def test_playout_history_replays_through_apply(cached_rulesets: None, switch: st
     assert_replay_reproduces(state)
 
 
-def test_playout_one_hand_at_a_time(cached_rulesets: None) -> None:
+def test_playout_one_hand_at_a_time() -> None:
     rng = random.Random(99)
     for seed in range(6):
         state = new_game(VARIANT, seed=seed)

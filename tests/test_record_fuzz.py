@@ -4,10 +4,9 @@ Each example is written to a file, read with ``load_record`` and replayed.  The 
 exceptions allowed are subclasses of ``bezique.errors.BeziqueError``; a record that is
 accepted must give a consistent state that its own record replays to.
 
-Replaying a record rebuilds the ruleset from the variant's name (reloading the YAML,
-about 30 ms); ``cached_rulesets`` memoises successful loads so that 150 examples stay
-fast.  Loads that fail are not cached, so bad variants and overrides still go through
-the real loader every time.
+Replaying a record rebuilds the ruleset from the variant's name; the library keeps
+the rulesets of registered variants it has loaded, and loads that fail are never
+kept, so bad variants and overrides go through the real loader every time.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import json
 import random
 import string
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bezique.game as game_module
 from bezique.errors import BeziqueError
 from bezique.game import new_game
 from bezique.record import load_record, record_of, replay
-from bezique.ruleset import Ruleset
 from bezique.testing import check_invariants, scenario
 
 FUZZ = settings(
@@ -35,26 +31,6 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
-_RULESETS: dict[tuple[str, str], Ruleset] = {}
-_REAL_RULESET_FOR = game_module.ruleset_for
-
-
-def _memoised_ruleset_for(variant: Any, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    if not isinstance(variant, str):
-        return _REAL_RULESET_FOR(variant, overrides)
-    key = (variant, json.dumps(overrides or {}, sort_keys=True))
-    found = _RULESETS.get(key)
-    if found is None:
-        found = _RULESETS[key] = _REAL_RULESET_FOR(variant, overrides)
-    return found
-
-
-@pytest.fixture(scope="module", autouse=True)
-def cached_rulesets() -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(game_module, "ruleset_for", _memoised_ruleset_for)
-        yield
 
 
 @pytest.fixture(scope="module")
