@@ -85,10 +85,9 @@ class Tables:
         self.last_trick_points: int = self.last_trick["points"]
         self.sevens_on_play = seven["scoring"] == "on_play"
         self.sevens_declared = seven["scoring"] == "declare_or_exchange"
-        self.card_bit = [1 << f for f in deck.card_face]
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
+        """For each card, whether it is a brisque."""
         self.target: int = data["game"]["target"]
-        self.card_rank = deck.card_rank
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
@@ -172,8 +171,7 @@ class Tables:
             count = len(row["ranks"])
             faces = tuple(deck.face(deck.rank_index(r), s) for s in suits for r in row["ranks"])
         elif "rank" in row:
-            rank = deck.rank_index(row["rank"])
-            rank_faces = tuple(deck.face(rank, s) for s in suits)
+            rank_faces = tuple(deck.face(deck.rank_index(row["rank"]), s) for s in suits)
         else:
             pairs = row["beziques"]
             if trump >= 0:
@@ -363,7 +361,7 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
         return []
     events = []
     for seat, won in enumerate(state.won):
-        count = sum(1 for c in won if state.deck.card_rank[c] in t.brisque_ranks)
+        count = sum(map(t.brisque.__getitem__, won))
         if count:
             events.append(ScoreEvent(seat, count * t.brisque_points, "brisques", "end of hand"))
     return events
