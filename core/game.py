@@ -395,33 +395,34 @@ class GameState:
         """Draw (the winner first, then the others in turn) and go on to the next trick."""
         stock = self.stock
         leader = self.leader
-        if len(stock) >= self.players:
-            hands = self.hands
-            held = self.held
-            card = stock.pop()
-            hands[leader].append(card)
-            held[leader] |= 1 << card
-            for seat in self._others[leader]:
+        if stock or self.turn_up >= 0:
+            if len(stock) >= self.players:
+                hands = self.hands
+                held = self.held
                 card = stock.pop()
-                hands[seat].append(card)
-                held[seat] |= 1 << card
-        elif stock or self.turn_up >= 0:
-            self._draw_last_cards()
+                hands[leader].append(card)
+                held[leader] |= 1 << card
+                for seat in self._others[leader]:
+                    card = stock.pop()
+                    hands[seat].append(card)
+                    held[seat] |= 1 << card
+            else:
+                self._draw_last_cards()
+            if not stock and self.turn_up < 0:
+                self.rules.stock_exhausted(self)
         self.to_act = leader
         self.phase = PLAY
         if not self.hands[leader]:
             self._end_hand()
 
     def _draw_last_cards(self) -> None:
-        """Draw the stock's last cards, the turn-up last, and start the end-game."""
+        """Draw the stock's last cards in turn, the turn-up last of all."""
         for seat in (self.leader, *self._others[self.leader]):
             if self.stock:
                 self.give(seat, self.stock.pop())
             elif self.turn_up >= 0:
                 self.give(seat, self.turn_up)
                 self.turn_up = -1
-        if not self.stock and self.turn_up < 0:
-            self.rules.stock_exhausted(self)
 
     def _end_hand(self) -> None:
         self._score(self.rules.hand_scores(self))

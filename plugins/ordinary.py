@@ -52,6 +52,8 @@ class Combination(NamedTuple):
     """Bit ``1 << face`` set for every face the combination can use."""
     rank: int
     """Same-rank combinations: the rank index."""
+    fixes_trumps: bool
+    """Declaring it names the trump suit (trumps by first marriage, before they are fixed)."""
 
 
 CountTest = tuple[Combination, int, int, int, int, int]
@@ -76,15 +78,24 @@ class Tables:
         seven = data["seven_of_trumps"]
         self.seven_rank = deck.rank_index(seven["rank"])
         self.seven = seven
-        self.several = data["declarations"]["per_trick"] == "several"
+        per_trick = data["declarations"]["per_trick"]
+        self.one_per_trick = per_trick == "one"
+        """Only one combination scores per trick won; the others are announced."""
+        self.compound = per_trick == "compound"
+        """Combinations declared after one trick may share cards (the class rule still holds)."""
         self.new_card_required: bool = data["declarations"]["new_card_required"]
         self.endgame = data["endgame"]
         self.game = data["game"]
         self.last_trick = data["last_trick"]
         self.last_trick_exhausts = self.last_trick["which"] == "stock_exhausting"
         self.last_trick_points: int = self.last_trick["points"]
-        self.sevens_on_play = seven["scoring"] == "on_play"
-        self.sevens_declared = seven["scoring"] == "declare_or_exchange"
+        self.sevens_on_play = seven["scoring"] == "on_play" and data["trumps"]["mode"] == "turn_up"
+        self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
+        self.trumps_by_marriage = data["trumps"]["mode"] == "first_marriage"
+        """Trumps are named by the first marriage or sequence declared; no seven scores."""
+        self.sevens_declared = (
+            seven["scoring"] == "declare_or_exchange" and not self.trumps_by_marriage
+        )
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         """For each card, whether it is a brisque."""
         self.target: int = data["game"]["target"]
@@ -162,7 +173,9 @@ class Tables:
         deck = state.deck
         trump = state.trump
         shift = 4 * self.classes.index(row["class"])
-        suits = _suits_for(row.get("suit", "any"), len(deck.suits), trump)
+        suit_rule = row.get("suit", "any")
+        undecided = trump < 0 and self.trumps_by_marriage
+        suits = _suits_for(suit_rule, len(deck.suits), trump, undecided)
         faces: tuple[int, ...] = ()
         rank_faces: tuple[int, ...] = ()
         pairs = 0
@@ -174,9 +187,9 @@ class Tables:
             rank_faces = tuple(deck.face(deck.rank_index(row["rank"]), s) for s in suits)
         else:
             pairs = row["beziques"]
-            if trump >= 0:
-                queen, knave = self.data["declarations"]["bezique_cards"][deck.suits[trump]]
-                faces = (deck.parse_face(queen), deck.parse_face(knave))
+            pair = self._bezique_pair(trump)
+            if pair is not None:
+                faces = (deck.parse_face(pair[0]), deck.parse_face(pair[1]))
         mask = sum(1 << f for f in set(faces + rank_faces))
         rank_index = deck.rank_index(row["rank"]) if "rank" in row else -1
         return Combination(
@@ -191,7 +204,19 @@ class Tables:
             pairs,
             mask,
             rank_index,
+            undecided and suit_rule == "trump",
         )
+
+    def _bezique_pair(self, trump: int) -> list[str] | None:
+        """Return the bezique cards under ``trump``.
+
+        Before trumps are fixed, only a pair that no trump suit changes (A11, A37).
+        """
+        table: dict[str, list[str]] = self.data["declarations"]["bezique_cards"]
+        if trump >= 0:
+            return table[self.deck.suits[trump]]
+        pairs = {tuple(pair) for pair in table.values()}
+        return list(pairs.pop()) if len(pairs) == 1 else None
 
 
 def _form_masks(combo: Combination) -> tuple[int, ...]:
@@ -206,11 +231,16 @@ def _form_masks(combo: Combination) -> tuple[int, ...]:
     )
 
 
-def _suits_for(rule: str, suits: int, trump: int) -> list[int]:
+def _suits_for(rule: str, suits: int, trump: int, undecided: bool) -> list[int]:
+    """The suits a combination can be formed in.
+
+    ``undecided``: trumps are fixed by the first marriage and are not yet, so a
+    marriage or sequence in any suit would be in trumps (A37), and none is plain.
+    """
     if rule == "trump":
-        return [trump] if trump >= 0 else []
+        return list(range(suits)) if undecided else [trump] if trump >= 0 else []
     if rule == "plain":
-        return [s for s in range(suits) if s != trump]
+        return [] if undecided else [s for s in range(suits) if s != trump]
     return list(range(suits))
 
 
@@ -231,14 +261,42 @@ def tables(state: GameState) -> Tables:
 
 @hookimpl
 def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
-    """A seven of trumps turned up scores for the dealer (S0 and S2 tables)."""
+    """A seven of trumps turned up scores for the dealer (S0 and S2 tables); carte blanche."""
     t = tables(state)
     state.extra["sevens_scored"] = []
+    events = []
     if state.turn_up >= 0 and state.deck.card_rank[state.turn_up] == t.seven_rank:
         state.extra["sevens_scored"].append(state.turn_up)
         points = t.seven["turn_up_points"]
-        return [ScoreEvent(state.dealer, points, "seven_of_trumps.turn_up_points", "turned up")]
-    return []
+        events.append(
+            ScoreEvent(state.dealer, points, "seven_of_trumps.turn_up_points", "turned up")
+        )
+    if t.carte_blanche["enabled"]:
+        events.extend(_cartes_blanches(state, t))
+    return events
+
+
+def _cartes_blanches(state: GameState, t: Tables) -> list[ScoreEvent]:
+    """Each hand dealt without any of the carte blanche ranks is shown and scores.
+
+    The hand is shown before the first trick (F334, A19), so the claim is made at
+    the deal; the event lists the cards shown.
+    """
+    rule = t.carte_blanche
+    barred = {state.deck.rank_index(r) for r in rule["ranks"]}
+    events = []
+    for seat, hand in enumerate(state.hands):
+        if any(state.deck.card_rank[c] in barred for c in hand):
+            continue
+        shown = " ".join(state.deck.card_text(c) for c in hand)
+        events.append(ScoreEvent(seat, rule["points"], "carte_blanche", shown))
+        if rule["from_opponent"]:
+            for other in range(state.players):
+                if other != seat:
+                    events.append(
+                        ScoreEvent(other, -rule["points"], "carte_blanche.from_opponent", shown)
+                    )
+    return events
 
 
 # ---------------------------------------------------------------------- tricks
@@ -399,6 +457,8 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     # Cards never declared; any card counts when the rules need no new card, or may
     # score an announced combination.
     fresh_cards = held if not t.new_card_required or pending else held & ~state.declared_bits
+    if state.turn.first_declared:  # new when the turn began (see _refusal)
+        fresh_cards |= sum(1 << c for c in state.turn.first_declared)
     fresh = t.faces_of(fresh_cards) if fresh_cards != held else present
     actions = _seven_actions(state, t, player) if present & t.seven_bits else []
     groups, counted = t.quick_tests(state)
@@ -414,7 +474,7 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
             possible.append(combo)
     if not possible and not pending:
         return actions
-    kind = Kind.DECLARE if t.several or not state.turn.scored else Kind.ANNOUNCE
+    kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
     for combo, cards in _legal_combinations(state, t, player, kind, possible):
         actions.append(Action(kind, cards, combo.name))
     return actions
@@ -464,7 +524,11 @@ def _candidates(
             yield from _forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
         pending = t.combination(state, combo_name)
-        if pending is not None and all(c in hand and state.on_table[c] for c in cards):
+        if (
+            pending is not None
+            and all(c in hand and state.on_table[c] for c in cards)
+            and forms_combination(state, pending, cards)  # trumps may have been named since
+        ):
             yield pending, cards
 
 
@@ -553,12 +617,12 @@ def _refusal(
             "the same turn (A13)"
         )
     if kind == Kind.DECLARE and turn.scored:
-        if not t.several:
+        if t.one_per_trick:
             return (
                 "only one combination may be scored for each trick won (declarations.per_trick: "
                 "one); 'announce' it to score it after a later trick"
             )
-        if not turn.declared_set().isdisjoint(cards):
+        if not t.compound and not turn.declared_set().isdisjoint(cards):
             return (
                 "no card may serve in two combinations declared after the same trick "
                 "(declarations.per_trick: several, S0)"
@@ -567,7 +631,11 @@ def _refusal(
     if t.new_card_required and 0 not in levels:
         pending = state.pending[player]
         announced = bool(pending) and (combo.name, cards) in pending
-        renewed = kind == Kind.ANNOUNCE and not frozenset(turn.first_declared).isdisjoint(cards)
+        # An announcement, or a compound declaration, may lean on a card that was new
+        # when this turn began.
+        renewed = (kind == Kind.ANNOUNCE or t.compound) and not frozenset(
+            turn.first_declared
+        ).isdisjoint(cards)
         if not announced and not renewed:
             return (
                 "every declaration needs at least one card never declared before "
@@ -624,6 +692,8 @@ def _declare(state: GameState, player: int, combo: Combination, cards: tuple[int
         state.set_card(card, True, (levels & ~mask) | (max(old, combo.level) << combo.shift))
     state.turn.declared.extend(cards)
     state.turn.scored += 1
+    if combo.fixes_trumps:
+        state.trump = state.deck.card_suit[cards[0]]
     pending = state.pending[player]
     if (combo.name, cards) in pending:
         pending.remove((combo.name, cards))
@@ -672,7 +742,7 @@ def _combination_refusal(state: GameState, t: Tables, player: int, action: Actio
     if combo is None:
         names = ", ".join(state.rules.combo_names)
         return f"{action.combo!r} is not a combination of this variant; its combinations: {names}"
-    if action.kind == Kind.ANNOUNCE and (t.several or not state.turn.scored):
+    if action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored):
         return (
             "'announce' shows a second combination after one has been scored this turn, "
             "and only under declarations.per_trick: one"

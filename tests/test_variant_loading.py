@@ -639,7 +639,7 @@ def test_schema_switches() -> None:
         "trumps.mode": ["turn_up", "first_marriage"],
         "seven_of_trumps.scoring": ["declare_or_exchange", "on_play"],
         "trick.identical_cards": ["first_played"],
-        "declarations.per_trick": ["several", "one"],
+        "declarations.per_trick": ["several", "one", "compound"],
         "brisques.timing": ["immediate", "end_of_hand"],
         "last_trick.which": ["stock_exhausting", "final"],
         "game.check": ["at_once", "hand_end"],

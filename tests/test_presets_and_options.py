@@ -1,0 +1,235 @@
+"""The source presets and the house-rule options, played from stacked decks.
+
+Conventions as in test_ordinary_rules.py: the dealer is seat 0, so seat 1 leads;
+seat 1 holds low plain cards and seat 0 wins the first trick with a low trump.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from typing import Any
+
+import pytest
+import yaml
+
+from bezique.errors import IllegalActionError
+from bezique.game import GameState
+from bezique.registry import variant_files
+from bezique.testing import check_invariants, play_out, points_by_rule, scenario
+from bezique.variant import load_variant
+
+JUNK = ["7S", "8S", "9S", "7D", "8D", "9D", "7C", "8C"]
+PRESETS = ["eb1875", "hoyle1909", "cards-encyclopedia", "modern-article"]
+HOUSE_RULES = [
+    "house-swapped-bezique",
+    "house-first-marriage",
+    "house-carte-blanche",
+    "house-brisques-at-end",
+    "house-four-of-each-suit",
+    "house-seven-on-play",
+]
+
+
+def game(
+    variant: str,
+    hands: Sequence[Sequence[str]],
+    turn_up: str | None = "TH",
+    stock: Sequence[str] = (),
+    overrides: Mapping[str, Any] | None = None,
+) -> GameState:
+    return scenario(variant, hands=hands, turn_up=turn_up, stock=stock, overrides=overrides)
+
+
+def legal(state: GameState) -> set[str]:
+    return {state.action_text(a) for a in state.legal_actions()}
+
+
+# ---------------------------------------------------------------------- presets
+
+
+def test_presets_and_house_rules_are_listed() -> None:
+    names = set(variant_files())
+    assert {"ordinary", *PRESETS, *HOUSE_RULES} <= names
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_section_a_preset_sets_cites_its_source(name: str) -> None:
+    raw = yaml.safe_load((files("bezique.variants") / f"{name}.yaml").read_text("utf-8"))
+    assert raw["extends"] == "ordinary"
+    assert raw["source"]
+    for key, section in raw.items():
+        if isinstance(section, dict):
+            assert section.get("source"), f"{name}: section {key} names no source"
+            code = name_code(name)
+            text = section["source"]
+            assert code in text or "inherited" in text or "A" in text, (name, key)
+
+
+def name_code(name: str) -> str:
+    return {"eb1875": "S0", "hoyle1909": "S2", "cards-encyclopedia": "S3"}.get(name, "S4")
+
+
+@pytest.mark.parametrize(
+    ("name", "per_trick", "last", "timing", "distinct"),
+    [
+        ("eb1875", "several", "stock_exhausting", "immediate", False),
+        ("hoyle1909", "one", "final", "immediate", False),
+        ("cards-encyclopedia", "one", "stock_exhausting", "immediate", False),
+        ("modern-article", "one", "final", "end_of_hand", True),
+    ],
+)
+def test_preset_readings(name: str, per_trick: str, last: str, timing: str, distinct: bool) -> None:
+    data = load_variant(name).data
+    assert data["declarations"]["per_trick"] == per_trick
+    assert data["last_trick"]["which"] == last
+    assert data["brisques"]["timing"] == timing
+    assert data["declarations"]["combinations"]["four_kings"]["distinct_suits"] is distinct
+    assert data["game"]["target"] == 1000
+
+
+def test_eb1875_swaps_the_bezique_cards_under_spades() -> None:
+    # S0 footnote 2: spades trumps, the bezique is Q-clubs J-hearts.
+    hand = ["QS", "JD", "QC", "JH", "8S", "AD", "AC", "AH"]
+    state = game("eb1875", [hand, ["7D", *JUNK[1:6], "7C", "8C"]], turn_up="9S")
+    play_out(state, ["play 7D", "play 8S"])
+    assert {t for t in legal(state) if "bezique" in t} == {"declare bezique JH QC"}
+
+
+def test_modern_article_wants_four_kings_of_four_suits() -> None:
+    # S4 table: one of each suit (A16).
+    two_hearts = ["KH", "KH", "KS", "KD", "9H", "7S", "8S", "9S"]
+    state = game("modern-article", [two_hearts, JUNK])
+    play_out(state, ["play 7D", "play 9H"])
+    assert not any("four_kings" in t for t in legal(state))
+    four_suits = ["KH", "KC", "KS", "KD", "9H", "7S", "8S", "9S"]
+    state = game("modern-article", [four_suits, JUNK])
+    play_out(state, ["play 7D", "play 9H", "declare four_kings KS KH KD KC"])
+    assert state.scores == [80, 0]
+
+
+def test_hoyle1909_scores_one_combination_a_trick() -> None:
+    # Foster (A03, A05): four knaves and a marriage after one trick - one scores.
+    hand = ["JS", "JH", "JD", "JC", "KC", "QC", "9H", "7S"]
+    state = game("hoyle1909", [hand, JUNK])
+    play_out(state, ["play 7D", "play 9H", "declare four_knaves JS JH JD JC"])
+    assert "declare marriage KC QC" not in legal(state)
+    assert "announce marriage KC QC" in legal(state)
+
+
+# ---------------------------------------------------------------------- first marriage
+
+
+def test_first_marriage_names_trumps_and_scores_royal() -> None:
+    # S0 footnote 1 / EB1911: no turn-up; the first marriage declared names trumps.
+    hand = ["KH", "QH", "KC", "QC", "AS", "9D", "8D", "7C"]
+    state = game("house-first-marriage", [hand, JUNK], turn_up=None)
+    assert (state.trump, state.turn_up) == (-1, -1)
+    play_out(state, ["play 7D", "play 9D"])  # no trumps: the higher diamond wins
+    assert state.to_act == 0
+    marriages = {t for t in legal(state) if "marriage" in t}
+    assert marriages == {"declare royal_marriage KH QH", "declare royal_marriage KC QC"}
+    state.apply("declare royal_marriage KH QH")
+    assert state.deck.suits[state.trump] == "H"
+    assert state.scores == [40, 0]
+    # the clubs marriage is now a plain marriage, and only one may share no card
+    assert "declare marriage KC QC" in legal(state)
+
+
+def test_first_marriage_no_seven_and_the_stock_drawn_to_the_end() -> None:
+    hand = ["7H", "7S", "8S", "9S", "7D", "8D", "9D", "AC"]
+    state = game("house-first-marriage", [hand, JUNK], turn_up=None)
+    assert state.stock_left() == 64 - 16  # nothing is turned up
+    play_out(state, ["play 7D", "play 8D"])
+    assert state.phase == "play", "a seven of hearts gives no turn: sevens never score"
+    assert state.stock_left() == 46
+    while state.stock_left():  # the winner draws, then the loser takes the last card
+        if state.phase == "turn":
+            state.apply("draw")
+        else:
+            state.apply(state.legal_actions()[0])
+    assert [len(h) for h in state.hands] == [8, 8]
+    assert not any(e.rule.startswith("seven") for e in state.events)
+
+
+def test_first_marriage_allows_quartets_before_trumps() -> None:
+    hand = ["AS", "AH", "AD", "AC", "9D", "8D", "7C", "9C"]
+    state = game("house-first-marriage", [hand, JUNK], turn_up=None)
+    play_out(state, ["play 7D", "play 9D", "declare four_aces AS AH AD AC"])
+    assert state.scores == [100, 0]
+    assert state.trump == -1
+
+
+# ---------------------------------------------------------------------- carte blanche
+
+
+CARTE = ["AS", "TS", "9S", "8H", "7H", "AD", "9D", "7C"]
+
+
+def test_carte_blanche_scores_when_dealt() -> None:
+    state = game("house-carte-blanche", [CARTE, JUNK])
+    assert points_by_rule(state, 0) == {"carte_blanche": 50}
+    assert points_by_rule(state, 1) == {"carte_blanche": 50}  # JUNK has no court card either
+    with_court = [*CARTE[:-1], "KC"]
+    state = game("house-carte-blanche", [with_court, [*JUNK[:-1], "QC"]])
+    assert state.scores == [0, 0]
+
+
+def test_carte_blanche_s4_reading() -> None:
+    # S4: no A, T, K, Q or J, 50 from the opponent (A18).
+    s4 = {"carte_blanche": {"ranks": ["A", "T", "K", "Q", "J"], "from_opponent": True}}
+    state = game("house-carte-blanche", [CARTE, JUNK], overrides=s4)
+    assert state.scores == [-50, 50]
+
+
+def test_carte_blanche_off_in_ordinary() -> None:
+    assert game("ordinary", [CARTE, JUNK]).scores == [0, 0]
+
+
+# ---------------------------------------------------------------------- seven on play
+
+
+def test_seven_of_trumps_scores_when_played() -> None:
+    # A12: the seven of trumps scores for whoever plays it, winning or not.
+    state = game("house-seven-on-play", [["7H", "8S", *JUNK[2:]], ["AH", *JUNK[1:]]])
+    play_out(state, ["play AH", "play 7H"])
+    assert points_by_rule(state, 0) == {"seven_of_trumps.on_play": 10}
+    assert not any(t.startswith(("show", "exchange")) for t in legal(state))
+
+
+# ---------------------------------------------------------------------- compound
+
+
+def test_compound_declarations_share_cards_across_levels() -> None:
+    # per_trick compound: royal marriage then sequence with the same king and queen.
+    hand = ["AH", "TH", "KH", "QH", "JH", "9H", "7S", "8S"]
+    state = game("ordinary", [hand, JUNK], overrides={"declarations": {"per_trick": "compound"}})
+    play_out(state, ["play 7D", "play 9H", "declare royal_marriage KH QH"])
+    state.apply("declare sequence AH TH KH* QH* JH")
+    assert state.scores == [290, 0]
+    with pytest.raises(IllegalActionError):
+        state.apply("declare royal_marriage KH* QH*")
+
+
+# ---------------------------------------------------------------------- conformance
+
+
+@pytest.mark.parametrize("name", PRESETS + HOUSE_RULES)
+def test_random_games_keep_the_invariants(name: str) -> None:
+    rng = random.Random(name)
+    hands = 0
+    seed = 0
+    while hands < 500:
+        state = scenario_free(name, seed)
+        seed += 1
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+            check_invariants(state)
+        hands += state.hand_no + 1
+
+
+def scenario_free(name: str, seed: int) -> GameState:
+    from bezique.game import new_game
+
+    return new_game(name, seed=seed)
