@@ -673,7 +673,8 @@ class GameState:
         """Return what ``player`` may see now, as plain JSON-able data.
 
         His own hand, every player's declared cards on the table, the turn-up,
-        the cards played this hand (they were seen face up), the number of cards
+        the cards played this hand (they were seen face up), the cards plugins
+        lay face up elsewhere (``places``: Polish open rows), the number of cards
         in each hand and in the stock, scores and score events, and his legal
         actions when it is his turn.  Never another player's concealed cards or
         the order of the stock.
@@ -698,6 +699,10 @@ class GameState:
             "trick": [
                 [s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick, strict=True)
             ],
+            "places": {
+                name: [deck.card_text(c) for c in cards]
+                for name, cards in self.extra.get("places", {}).items()
+            },
             "played": [deck.card_text(c) for c in self.played],
             "tricks_done": self.tricks_done,
             "phase": self.phase,

@@ -806,9 +806,15 @@ def _named_ranks(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
             yield (*base, "rank"), combo["rank"]
         if isinstance(combo.get("ranks"), list):
             yield from (((*base, "ranks", i), r) for i, r in enumerate(combo["ranks"]))
-    brisques = _section(data, "brisques").get("ranks")
-    if isinstance(brisques, list):
-        yield from ((("brisques", "ranks", i), r) for i, r in enumerate(brisques))
+    for section, key in (
+        ("brisques", "ranks"),
+        ("carte_blanche", "ranks"),
+        ("open_cards", "ranks"),
+        ("open_cards", "trump_ranks"),
+    ):
+        listed = _section(data, section).get(key)
+        if isinstance(listed, list):
+            yield from (((section, key, i), r) for i, r in enumerate(listed))
     seven = _section(data, "seven_of_trumps")
     if "rank" in seven:
         yield ("seven_of_trumps", "rank"), seven["rank"]
