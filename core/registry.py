@@ -25,6 +25,7 @@ ENTRY_POINT_GROUP = "bezique"
 BLOCK_ENV = "BEZIQUE_BLOCK_PLUGINS"
 BUILTIN_PLUGINS: dict[str, str] = {
     "ordinary": "bezique.plugins.ordinary",
+    "grand": "bezique.plugins.grand",
     "polish": "bezique.plugins.polish",
 }
 """Registered name -> module of the plugins that ship with the framework."""

@@ -1,0 +1,336 @@
+"""Grand bezique (S0's four-pack game, also called Chinese): combinations declared again.
+
+S0's Grand section changes one procedure of the ordinary game: once a card of a
+declared combination has been played away, the cards of it that remain unplayed
+may be completed again from the hand and the combination scores again.  Four
+aces score again with a fifth ace; a queen whose declared king has been played
+may marry again (a widow; never while that king is unplayed, which would be
+bigamy, A24); bezique, double and triple bezique and the sequence likewise.
+Every declaration still brings a card never declared before (A23).
+
+How it is kept:
+
+* ``state.extra["grand"]`` records, for the hand being played, every card ever
+  declared (``declared``) and, per seat, each declared combination as
+  ``[name, cards]`` (``combos``) while at least two of its cards are unplayed.
+* A card's ``state.levels`` holds its *effective* levels: per class, the
+  highest level among its combinations of that class whose cards are all still
+  unplayed.  The ordinary class rule, read with these levels, is the Grand rule
+  (a card of a broken combination is free again), and the kernel tells copies
+  apart by them (``QH*marriages`` is a queen still married).
+* A card of a broken combination may join a new one of the same class only
+  together with the cards of the old one that remain unplayed and that the new
+  one could use: a fresh card may take the place only of a card played away.
+  This is S0's "matched from cards in hand" and the widow rule in one: a queen
+  left from a sequence broken by its ace cannot marry a new king while her king
+  is unplayed, nor can a double bezique broken by one knave leave its other
+  cards behind to score a single bezique with a new knave.
+
+Everything else (candidates, forms, the seven of trumps, scoring a declaration)
+is the ordinary plugin's code; this one answers ``bezique_turn_actions``,
+``bezique_refusal`` and ``bezique_apply_turn_action`` for declarations, keeps
+its record up to date after each deal and trick, and falls through (returns
+None) for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from bezique.actions import Action, Kind
+from bezique.game import GameState
+from bezique.hookspecs import hookimpl
+from bezique.plugins.ordinary import (
+    Combination,
+    Tables,
+    _declare,
+    _forms,
+    _refusal,
+    _seven_actions,
+    forms_combination,
+    tables,
+)
+
+_KEY = "grand"
+"""Where this plugin keeps its record in ``state.extra``."""
+
+Record = dict[str, Any]
+"""``{"declared": [card, ...], "combos": [[[name, [card, ...]], ...] per seat]}``."""
+
+
+def record(state: GameState) -> Record:
+    """Return this hand's record of declarations (made at each deal)."""
+    found: Record | None = state.extra.get(_KEY)
+    if found is None:
+        found = state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
+    return found
+
+
+def _bits(cards: Sequence[int]) -> int:
+    return sum(1 << c for c in cards)
+
+
+def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]:
+    """Return, for each card of ``player`` in a combination that is whole, its levels.
+
+    Four bits per class, as ``state.levels``: the highest level among the
+    card's combinations of that class whose cards are all unplayed.
+    """
+    held = state.held[player]
+    levels: dict[int, int] = {}
+    for name, cards in record(state)["combos"][player]:
+        if all(held >> c & 1 for c in cards):
+            combo = t.combination(state, name)
+            assert combo is not None
+            for card in cards:
+                old = levels.get(card, 0)
+                level = max((old >> combo.shift) & 15, combo.level)
+                levels[card] = (old & ~(15 << combo.shift)) | (level << combo.shift)
+    return levels
+
+
+def refresh(state: GameState, t: Tables, player: int) -> None:
+    """Forget combinations with fewer than two unplayed cards; reset the table's levels."""
+    held = state.held[player]
+    combos = record(state)["combos"]
+    combos[player] = [
+        entry for entry in combos[player] if sum(held >> c & 1 for c in entry[1]) >= 2
+    ]
+    levels = effective_levels(state, t, player)
+    for card in state.hands[player]:
+        if state.on_table[card] and state.levels[card] != levels.get(card, 0):
+            state.set_card(card, True, levels.get(card, 0))
+
+
+# ---------------------------------------------------------------------- the record
+
+
+@hookimpl
+def bezique_deal_scores(state: GameState) -> None:
+    """Start the hand's record of declarations; the ordinary plugin scores the deal."""
+    state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
+
+
+@hookimpl
+def bezique_trick_scores(state: GameState, cards: list[int]) -> None:
+    """A card played away breaks its combinations: their other cards are free again."""
+    if not state.stock_left():
+        return
+    combos = record(state)["combos"]
+    t = tables(state)
+    for card, seat in zip(cards, state.trick_seats, strict=True):
+        if any(card in entry[1] for entry in combos[seat]):
+            refresh(state, t, seat)
+
+
+# ---------------------------------------------------------------------- legality
+
+
+def grand_refusal(
+    state: GameState,
+    t: Tables,
+    player: int,
+    combo: Combination,
+    cards: tuple[int, ...],
+    kind: Kind,
+) -> str | None:
+    """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
+
+    The Grand rules on the player's earlier combinations of the same class
+    first, then the ordinary rules (read with effective levels), then the rule
+    that a declaration brings a card never declared before.
+    """
+    return (
+        _class_refusal(state, t, player, combo, cards)
+        or _refusal(state, t, player, combo, cards, kind)
+        or _new_card_refusal(state, t, player, combo, cards, kind)
+    )
+
+
+def _class_refusal(
+    state: GameState, t: Tables, player: int, combo: Combination, cards: tuple[int, ...]
+) -> str | None:
+    """Apply the Grand class rule: whole combinations bind their cards, broken ones partly."""
+    held = state.held[player]
+    chosen = set(cards)
+    text = state.deck.card_text
+    face_of = state.deck.card_face
+    for name, old_cards in record(state)["combos"][player]:
+        shared = chosen.intersection(old_cards)
+        if not shared:
+            continue
+        old = t.combination(state, name)
+        assert old is not None
+        if old.shift != combo.shift:
+            continue
+        card = text(min(shared))
+        unplayed = [c for c in old_cards if held >> c & 1]
+        if len(unplayed) == len(old_cards) and old.level >= combo.level:
+            marriage = " (a second marriage while the first partner is unplayed is bigamy, A24)"
+            return (
+                f"{card} is declared in a {name} whose cards are all unplayed: it may join only "
+                f"a higher combination of that class, or a {name} again once a card of this one "
+                "has been played away (Grand bezique, S0)" + (marriage if _is_pair(combo) else "")
+            )
+        for other in unplayed:
+            if other not in chosen and combo.mask >> face_of[other] & 1:
+                return (
+                    f"{text(other)}, declared with {card} in a {name}, is still unplayed: a "
+                    f"new {combo.name} with {card} must take it again, as a fresh card may "
+                    "only replace one played away (Grand bezique, S0: a widow may marry again, "
+                    "bigamy is barred, A24)"
+                )
+    return None
+
+
+def _is_pair(combo: Combination) -> bool:
+    """Whether ``combo`` is two cards of one suit (a marriage)."""
+    return combo.size == 2 and not combo.pairs and not combo.rank_faces
+
+
+def _new_card_refusal(
+    state: GameState,
+    t: Tables,
+    player: int,
+    combo: Combination,
+    cards: tuple[int, ...],
+    kind: Kind,
+) -> str | None:
+    """Every declaration needs a card never declared this hand (declaring again included)."""
+    if not t.new_card_required:
+        return None
+    declared = set(record(state)["declared"])
+    if not declared.issuperset(cards):
+        return None
+    pending = state.pending[player]
+    if pending and (combo.name, cards) in pending:
+        return None  # an announced combination scores without a new card (per_trick: one)
+    renewed = kind == Kind.ANNOUNCE or t.compound
+    if renewed and not set(state.turn.first_declared).isdisjoint(cards):
+        return None  # a card new when this turn began still counts as new in it
+    return (
+        "every declaration, a combination declared again included, needs at least one card "
+        "never declared before (declarations.new_card_required; S0, A23)"
+    )
+
+
+# ---------------------------------------------------------------------- declaring
+
+
+@hookimpl
+def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
+    """What the trick's winner may do before drawing: the seven, then combinations."""
+    if not state.stock and state.turn_up < 0:
+        return []
+    t = tables(state)
+    held = state.held[player]
+    pending = state.pending[player]
+    present = t.faces_of(held)
+    actions = _seven_actions(state, t, player) if present & t.seven_bits else []
+    fresh_cards = held
+    if t.new_card_required and not pending:
+        stale = _bits(record(state)["declared"]) & ~_bits(state.turn.first_declared)
+        fresh_cards = held & ~stale
+    possible = _possible(state, t, held, present, fresh_cards)
+    if not possible and not pending:
+        return actions
+    kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    card_key = state.card_key
+    for combo, cards in _candidates(state, t, player, possible):
+        if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
+            continue
+        key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
+        if key not in seen and grand_refusal(state, t, player, combo, cards, kind) is None:
+            seen.add(key)
+            actions.append(Action(kind, cards, combo.name))
+    return actions
+
+
+def _possible(
+    state: GameState, t: Tables, held: int, present: int, fresh_cards: int
+) -> list[Combination]:
+    """The combinations the hand has the faces for, with a fresh card among them."""
+    fresh = t.faces_of(fresh_cards)
+    groups, counted = t.quick_tests(state)
+    possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
+    if len(possible) > 1:
+        possible = list(dict.fromkeys(possible))
+    for combo, cards_mask, first, first_needed, second, second_needed in counted:
+        if (
+            fresh_cards & cards_mask
+            and (held & first).bit_count() >= first_needed
+            and (held & second).bit_count() >= second_needed
+        ):
+            possible.append(combo)
+    return possible
+
+
+def _candidates(
+    state: GameState, t: Tables, player: int, combos: list[Combination]
+) -> Iterator[tuple[Combination, tuple[int, ...]]]:
+    """Yield the forms of ``combos`` in the player's cards, and the announced combinations.
+
+    Concealed copies of a face are interchangeable, but declared cards are not:
+    two queens with the same effective levels may still differ in whether an
+    old partner of theirs is unplayed, so each declared card is tried on its own.
+    """
+    hand = state.hands[player]
+    if combos:
+        groups: dict[int, dict[int, list[int]]] = {}
+        face_of = state.deck.card_face
+        size = state.deck.size
+        for card in hand:
+            key = size + card if state.on_table[card] else state.card_key[card]
+            groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
+        for combo in combos:
+            yield from _forms(state, combo, groups)
+    for name, cards in state.pending[player]:
+        announced = t.combination(state, name)
+        if (
+            announced is not None
+            and all(c in hand and state.on_table[c] for c in cards)
+            and forms_combination(state, announced, cards)
+        ):
+            yield announced, cards
+
+
+@hookimpl
+def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
+    """Explain a refused declaration by the Grand rules; the ordinary plugin explains the rest."""
+    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE) or not state.stock_left():
+        return None
+    t = tables(state)
+    combo = t.combination(state, action.combo)
+    hand = state.hands[player]
+    if (
+        combo is None
+        or not all(c in hand for c in action.cards)
+        or not forms_combination(state, combo, action.cards)
+        or (action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored))
+    ):
+        return None
+    return grand_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+
+
+@hookimpl
+def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
+    """Record a declaration, then score it as the ordinary plugin does."""
+    if action.kind != Kind.DECLARE:
+        return None
+    t = tables(state)
+    combo = t.combination(state, action.combo)
+    assert combo is not None
+    book = record(state)
+    declared: list[int] = book["declared"]
+    new = [c for c in action.cards if c not in declared]
+    declared.extend(new)
+    declared.sort()
+    book["combos"][player].append([combo.name, list(action.cards)])
+    start = len(state.turn.first_declared)
+    _declare(state, player, combo, action.cards)
+    # The ordinary plugin counts a card at effective level 0 as first declared now; in
+    # Grand that is only a card never declared before.
+    state.turn.first_declared[start:] = new
+    return True
