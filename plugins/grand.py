@@ -35,7 +35,7 @@ None) for the rest.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bezique.actions import Action, Kind
@@ -44,12 +44,11 @@ from bezique.hookspecs import hookimpl
 from bezique.plugins.ordinary import (
     Combination,
     Tables,
-    _declare,
-    _forms,
-    _refusal,
-    _seven_actions,
+    declaration_refusal,
+    declare_combination,
     forms_combination,
     tables,
+    turn_actions,
 )
 
 _KEY = "grand"
@@ -143,7 +142,7 @@ def grand_refusal(
     """
     return (
         _class_refusal(state, t, player, combo, cards)
-        or _refusal(state, t, player, combo, cards, kind)
+        or declaration_refusal(state, t, player, combo, cards, kind)
         or _new_card_refusal(state, t, player, combo, cards, kind)
     )
 
@@ -220,80 +219,19 @@ def _new_card_refusal(
 
 @hookimpl
 def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
-    """What the trick's winner may do before drawing: the seven, then combinations."""
-    if not state.stock and state.turn_up < 0:
-        return []
-    t = tables(state)
-    held = state.held[player]
-    pending = state.pending[player]
-    present = t.faces_of(held)
-    actions = _seven_actions(state, t, player) if present & t.seven_bits else []
-    fresh_cards = held
-    if t.new_card_required and not pending:
-        stale = _bits(record(state)["declared"]) & ~_bits(state.turn.first_declared)
-        fresh_cards = held & ~stale
-    possible = _possible(state, t, held, present, fresh_cards)
-    if not possible and not pending:
-        return actions
-    kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
-    seen: set[tuple[str, tuple[int, ...]]] = set()
-    card_key = state.card_key
-    for combo, cards in _candidates(state, t, player, possible):
-        if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
-            continue
-        key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
-        if key not in seen and grand_refusal(state, t, player, combo, cards, kind) is None:
-            seen.add(key)
-            actions.append(Action(kind, cards, combo.name))
-    return actions
+    """The ordinary turn, under Grand's declaring rules.
 
-
-def _possible(
-    state: GameState, t: Tables, held: int, present: int, fresh_cards: int
-) -> list[Combination]:
-    """The combinations the hand has the faces for, with a fresh card among them."""
-    fresh = t.faces_of(fresh_cards)
-    groups, counted = t.quick_tests(state)
-    possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
-    if len(possible) > 1:
-        possible = list(dict.fromkeys(possible))
-    for combo, cards_mask, first, first_needed, second, second_needed in counted:
-        if (
-            fresh_cards & cards_mask
-            and (held & first).bit_count() >= first_needed
-            and (held & second).bit_count() >= second_needed
-        ):
-            possible.append(combo)
-    return possible
-
-
-def _candidates(
-    state: GameState, t: Tables, player: int, combos: list[Combination]
-) -> Iterator[tuple[Combination, tuple[int, ...]]]:
-    """Yield the forms of ``combos`` in the player's cards, and the announced combinations.
-
-    Concealed copies of a face are interchangeable, but declared cards are not:
-    two queens with the same effective levels may still differ in whether an
-    old partner of theirs is unplayed, so each declared card is tried on its own.
+    A card counts as declared before if it was ever declared this hand, whatever
+    its effective levels; and two declared copies with equal levels may still
+    differ in whether an old partner is unplayed, so each is tried on its own.
     """
-    hand = state.hands[player]
-    if combos:
-        groups: dict[int, dict[int, list[int]]] = {}
-        face_of = state.deck.card_face
-        size = state.deck.size
-        for card in hand:
-            key = size + card if state.on_table[card] else state.card_key[card]
-            groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
-        for combo in combos:
-            yield from _forms(state, combo, groups)
-    for name, cards in state.pending[player]:
-        announced = t.combination(state, name)
-        if (
-            announced is not None
-            and all(c in hand and state.on_table[c] for c in cards)
-            and forms_combination(state, announced, cards)
-        ):
-            yield announced, cards
+    return turn_actions(
+        state,
+        player,
+        declared_bits=_bits(record(state)["declared"]),
+        refusal=grand_refusal,
+        table_cards_apart=True,
+    )
 
 
 @hookimpl
@@ -328,9 +266,5 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
     declared.extend(new)
     declared.sort()
     book["combos"][player].append([combo.name, list(action.cards)])
-    start = len(state.turn.first_declared)
-    _declare(state, player, combo, action.cards)
-    # The ordinary plugin counts a card at effective level 0 as first declared now; in
-    # Grand that is only a card never declared before.
-    state.turn.first_declared[start:] = new
+    declare_combination(state, player, combo, action.cards, new)
     return True

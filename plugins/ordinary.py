@@ -22,7 +22,7 @@ Cards a player has declared lie on the table but stay in his hand.  A card's
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
@@ -448,6 +448,29 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int:
 @hookimpl
 def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     """What the trick's winner may do before drawing: the seven, then combinations."""
+    return turn_actions(state, player)
+
+
+Refusal = Callable[[GameState, Tables, int, Combination, tuple[int, ...], Kind], str | None]
+"""The signature of :func:`declaration_refusal`, for plugins that decide declarations otherwise."""
+
+
+def turn_actions(
+    state: GameState,
+    player: int,
+    *,
+    declared_bits: int | None = None,
+    refusal: Refusal | None = None,
+    table_cards_apart: bool = False,
+) -> list[Action]:
+    """The seven of trumps, then the legal combinations (:func:`bezique_turn_actions`).
+
+    For plugins that change the declaring rules: ``declared_bits`` (bit ``1 << card``)
+    are the cards that count as declared before, for the one-new-card rule (default
+    ``state.declared_bits``); ``refusal`` replaces :func:`declaration_refusal`; with
+    ``table_cards_apart`` each card on the table is tried on its own rather than one
+    copy per ``state.card_key``.
+    """
     if not state.stock and state.turn_up < 0:
         return []
     t = state.rules.tables.get(_KEY) or tables(state)
@@ -456,11 +479,12 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     present = t.faces_of(held)
     # Cards never declared; any card counts when the rules need no new card, or may
     # score an announced combination.
-    fresh_cards = held if not t.new_card_required or pending else held & ~state.declared_bits
-    if state.turn.first_declared:  # new when the turn began (see _refusal)
+    declared = state.declared_bits if declared_bits is None else declared_bits
+    fresh_cards = held if not t.new_card_required or pending else held & ~declared
+    if state.turn.first_declared:  # new when the turn began (see declaration_refusal)
         fresh_cards |= sum(1 << c for c in state.turn.first_declared)
     fresh = t.faces_of(fresh_cards) if fresh_cards != held else present
-    actions = _seven_actions(state, t, player) if present & t.seven_bits else []
+    actions = seven_actions(state, t, player) if present & t.seven_bits else []
     groups, counted = t.quick_tests(state)
     possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
     if len(possible) > 1:  # a combination with several suits' forms may appear more than once
@@ -475,12 +499,14 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     if not possible and not pending:
         return actions
     kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
-    for combo, cards in _legal_combinations(state, t, player, kind, possible):
+    legal = _legal_combinations(state, t, player, kind, possible, refusal, table_cards_apart)
+    for combo, cards in legal:
         actions.append(Action(kind, cards, combo.name))
     return actions
 
 
-def _seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
+def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
+    """Exchange and show for the player's first seven of trumps that has not scored."""
     if not t.sevens_declared or state.trump < 0:
         return []
     scored = state.extra["sevens_scored"]
@@ -497,16 +523,23 @@ def _seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
 
 
 def _legal_combinations(
-    state: GameState, t: Tables, player: int, kind: Kind, combos: list[Combination]
+    state: GameState,
+    t: Tables,
+    player: int,
+    kind: Kind,
+    combos: list[Combination],
+    refusal: Refusal | None = None,
+    table_cards_apart: bool = False,
 ) -> Iterator[tuple[Combination, tuple[int, ...]]]:
     """Yield each distinct legal combination (one per choice that the rules tell apart)."""
+    refuse = refusal or declaration_refusal
     seen: set[tuple[str, tuple[int, ...]]] = set()
     pending = state.pending[player]
     card_key = state.card_key
-    for combo, cards in _candidates(state, t, player, combos):
+    for combo, cards in _candidates(state, t, player, combos, table_cards_apart):
         if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
             continue
-        if _refusal(state, t, player, combo, cards, kind) is None:
+        if refuse(state, t, player, combo, cards, kind) is None:
             key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
             if key not in seen:
                 seen.add(key)
@@ -514,14 +547,18 @@ def _legal_combinations(
 
 
 def _candidates(
-    state: GameState, t: Tables, player: int, combos: list[Combination]
+    state: GameState,
+    t: Tables,
+    player: int,
+    combos: list[Combination],
+    table_cards_apart: bool = False,
 ) -> Iterator[tuple[Combination, tuple[int, ...]]]:
     """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
     if combos:
-        groups = _groups(state, hand)
+        groups = _groups(state, hand, table_cards_apart)
         for combo in combos:
-            yield from _forms(state, combo, groups)
+            yield from combination_forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
         pending = t.combination(state, combo_name)
         if (
@@ -532,17 +569,25 @@ def _candidates(
             yield pending, cards
 
 
-def _groups(state: GameState, hand: list[int]) -> dict[int, dict[int, list[int]]]:
-    """Group a hand: face -> key of interchangeable copies -> those cards, in hand order."""
+def _groups(
+    state: GameState, hand: list[int], table_cards_apart: bool = False
+) -> dict[int, dict[int, list[int]]]:
+    """Group a hand: face -> key of interchangeable copies -> those cards, in hand order.
+
+    With ``table_cards_apart`` every card on the table is a group of its own.
+    """
     groups: dict[int, dict[int, list[int]]] = {}
     face_of = state.deck.card_face
     card_key = state.card_key
+    apart = state.on_table if table_cards_apart else None
+    size = state.deck.size
     for card in hand:
-        groups.setdefault(face_of[card], {}).setdefault(card_key[card], []).append(card)
+        key = size + card if apart is not None and apart[card] else card_key[card]
+        groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
     return groups
 
 
-def _forms(
+def combination_forms(
     state: GameState, combo: Combination, groups: dict[int, dict[int, list[int]]]
 ) -> Iterator[tuple[Combination, tuple[int, ...]]]:
     """Yield every distinct set of the player's cards that forms ``combo``."""
@@ -597,7 +642,7 @@ def _choose(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
             yield taken
 
 
-def _refusal(
+def declaration_refusal(
     state: GameState,
     t: Tables,
     player: int,
@@ -660,7 +705,7 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
     if action.kind == Kind.DECLARE:
         combo = t.combination(state, action.combo)
         assert combo is not None
-        _declare(state, player, combo, action.cards)
+        declare_combination(state, player, combo, action.cards)
     elif action.kind == Kind.ANNOUNCE:
         for card in action.cards:
             state.set_card(card, True, state.levels[card])
@@ -683,9 +728,21 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
     return True
 
 
-def _declare(state: GameState, player: int, combo: Combination, cards: tuple[int, ...]) -> None:
+def declare_combination(
+    state: GameState,
+    player: int,
+    combo: Combination,
+    cards: tuple[int, ...],
+    new_cards: Sequence[int] | None = None,
+) -> None:
+    """Score ``cards`` as ``combo`` and lay them on the table with their class levels.
+
+    ``new_cards`` are those never declared before (default: those at level 0).
+    """
     mask = 15 << combo.shift
-    state.turn.first_declared.extend(c for c in cards if not state.levels[c])
+    if new_cards is None:
+        new_cards = [c for c in cards if not state.levels[c]]
+    state.turn.first_declared.extend(new_cards)
     for card in cards:
         levels = state.levels[card]
         old = (levels >> combo.shift) & 15
@@ -752,5 +809,5 @@ def _combination_refusal(state: GameState, t: Tables, player: int, action: Actio
         return "a declaration uses only the player's own cards, in hand or on the table"
     if not forms_combination(state, combo, action.cards):
         return f"those cards do not form {combo.name}"
-    reason = _refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+    reason = declaration_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
     return reason or "that declaration is not legal now"

@@ -49,7 +49,14 @@ from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent
 from bezique.hookspecs import hookimpl
 from bezique.plugins import ordinary
-from bezique.plugins.ordinary import Combination, Tables, _declare, _forms, _refusal, tables
+from bezique.plugins.ordinary import (
+    Combination,
+    Tables,
+    combination_forms,
+    declaration_refusal,
+    declare_combination,
+    tables,
+)
 
 OPEN_CARDS: dict[str, list[str]] = {"ranks": ["A", "K", "Q", "J"], "trump_ranks": ["T"]}
 """The scoring cards that go to the open rows: these ranks in any suit, and ``trump_ranks``
@@ -222,7 +229,7 @@ def _form_refusal(
             "every declaration must include a card of the trick just won (S0 Polish section); "
             "a combination left undeclared scores later only when a new trick card joins it (A20a)"
         )
-    return _refusal(state, t, player, combo, cards, Kind.DECLARE)
+    return declaration_refusal(state, t, player, combo, cards, Kind.DECLARE)
 
 
 def _best_form(
@@ -244,7 +251,7 @@ def _best_form(
     shift = combo.shift
     best: tuple[int, ...] | None = None
     best_key = (-1, 0)
-    for _, cards in _forms(state, combo, groups):
+    for _, cards in combination_forms(state, combo, groups):
         if _form_refusal(state, t, player, combo, cards) is not None:
             continue
         key = (
@@ -266,7 +273,7 @@ def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> 
         groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
         form = _best_form(state, t, player, combo, groups)
         assert form is not None
-        _declare(state, player, combo, form)
+        declare_combination(state, player, combo, form)
         return True
     if action.kind == Kind.EXCHANGE:
         _exchange(state, player)
@@ -337,7 +344,8 @@ def _declaration_refusal(state: GameState, player: int, action: Action) -> str:
         )
     groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
     reasons = [
-        _form_refusal(state, t, player, combo, cards) for _, cards in _forms(state, combo, groups)
+        _form_refusal(state, t, player, combo, cards)
+        for _, cards in combination_forms(state, combo, groups)
     ]
     if not reasons:
         return (
