@@ -10,7 +10,7 @@ so the kernel pays a plain function call and nothing more.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pluggy
 
@@ -21,6 +21,7 @@ from bezique.registry import plugin_manager
 from bezique.variant import Variant
 
 HookFunction = Callable[..., Any]
+T = TypeVar("T")
 
 
 def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
@@ -106,3 +107,13 @@ class Ruleset:
         self.stock_exhausted: HookFunction = hooks["bezique_stock_exhausted"]
         self.hand_scores: HookFunction = hooks["bezique_hand_scores"]
         self.game_winner: HookFunction = hooks["bezique_game_winner"]
+
+    def compiled(self, key: object, build: Callable[[], T]) -> T:
+        """Return what ``build()`` makes, made once per ruleset and kept under ``key``.
+
+        Plugins keep the tables they compile from the variant's data here.
+        """
+        found = self.tables.get(key)
+        if found is None:
+            found = self.tables[key] = build()
+        return cast(T, found)

@@ -250,10 +250,7 @@ _KEY = __name__
 
 def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
-    found: Tables | None = state.rules.tables.get(_KEY)
-    if found is None:
-        found = state.rules.tables[_KEY] = Tables(state)
-    return found
+    return state.rules.compiled(_KEY, lambda: Tables(state))
 
 
 # ---------------------------------------------------------------------- the deal

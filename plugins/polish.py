@@ -113,10 +113,7 @@ _KEY = __name__
 
 def polish_tables(state: GameState) -> PolishTables:
     """Return this plugin's compiled tables for ``state``'s variant."""
-    found: PolishTables | None = state.rules.tables.get(_KEY)
-    if found is None:
-        found = state.rules.tables[_KEY] = PolishTables(state)
-    return found
+    return state.rules.compiled(_KEY, lambda: PolishTables(state))
 
 
 # ---------------------------------------------------------------------- the deal
