@@ -27,6 +27,7 @@ BUILTIN_PLUGINS: dict[str, str] = {
     "ordinary": "bezique.plugins.ordinary",
     "grand": "bezique.plugins.grand",
     "polish": "bezique.plugins.polish",
+    "multihand": "bezique.plugins.multihand",
 }
 """Registered name -> module of the plugins that ship with the framework."""
 

@@ -1,0 +1,105 @@
+"""Three- and four-hand bezique, each for himself (S0's section on three and four players).
+
+The kernel already plays N hands: the deal goes round from the dealer's left, the
+player first dealt to leads, the trick's winner draws first and the others after
+him in seat order (A32), and of identical cards the first played wins (A34, the
+ordinary plugin's ``bezique_trick_winner``).  The end-game duties of the ordinary
+plugin read the current winning card of the trick, so a player who can neither
+follow suit nor win by trumping may throw away any card (S0 three-hand, A26).
+The triple bezique is a row of the variant's table (level 3 of the beziques
+class), which the ordinary class rule already lets a single or a double grow into
+(A15).
+
+What this plugin adds is S0's second double bezique: a double declared with a
+bezique already used in a double (its queen and knave on the table at the double's
+level) and a new bezique (a queen and a knave never declared in the beziques
+class) scores 500 again.  The ordinary class rule refuses it, since the old pair
+is already at the double's level; :func:`multihand_refusal` allows exactly that
+case and defers to the ordinary rules for everything else.
+"""
+
+from __future__ import annotations
+
+from bezique.actions import Action, Kind
+from bezique.game import GameState
+from bezique.hookspecs import hookimpl
+from bezique.plugins.ordinary import (
+    Combination,
+    Tables,
+    declaration_refusal,
+    forms_combination,
+    tables,
+    turn_actions,
+)
+
+
+def is_second_double(
+    state: GameState, t: Tables, combo: Combination, cards: tuple[int, ...]
+) -> bool:
+    """Whether ``cards`` are a bezique used in a double plus a new one, declared as a double.
+
+    The old queen and knave lie on the table at exactly the double's level of the
+    beziques class (not higher: a triple's cards make no more doubles); the new
+    queen and knave have never been declared in that class.
+    """
+    if combo.pairs != 2 or not combo.faces:
+        return False
+    shift, level = combo.shift, combo.level
+    old = [c for c in cards if (state.levels[c] >> shift) & 15 == level]
+    new = [c for c in cards if not (state.levels[c] >> shift) & 15]
+    if len(old) != 2 or len(new) != 2:
+        return False
+    faces = sorted(state.deck.card_face[c] for c in old)
+    return faces == sorted(combo.faces) and all(state.on_table[c] for c in old)
+
+
+def multihand_refusal(
+    state: GameState,
+    t: Tables,
+    player: int,
+    combo: Combination,
+    cards: tuple[int, ...],
+    kind: Kind,
+) -> str | None:
+    """Return why ``cards`` may not be declared as ``combo`` now, or None.
+
+    The ordinary rules, except that a second double bezique passes the class
+    rule: it is checked as if the double were one level higher, which the old
+    pair (at the double's level) and the new pair (at none) both pass, while the
+    other rules (the exchanged card, one declaration's cards per trick, a card
+    never declared before) still apply to all four cards.
+    """
+    reason = declaration_refusal(state, t, player, combo, cards, kind)
+    if reason is None or not is_second_double(state, t, combo, cards):
+        return reason
+    return declaration_refusal(state, t, player, combo._replace(level=combo.level + 1), cards, kind)
+
+
+@hookimpl
+def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
+    """The ordinary turn, with the second double bezique allowed (S0 three-hand)."""
+    return turn_actions(state, player, refusal=multihand_refusal)
+
+
+@hookimpl
+def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
+    """Explain a refused declaration by these rules; the ordinary plugin explains the rest."""
+    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE) or not state.stock_left():
+        return None
+    t = tables(state)
+    combo = t.combination(state, action.combo)
+    hand = state.hands[player]
+    if (
+        combo is None
+        or not all(c in hand for c in action.cards)
+        or not forms_combination(state, combo, action.cards)
+        or (action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored))
+    ):
+        return None
+    reason = multihand_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+    if reason is not None and combo.pairs == 2:
+        reason += (
+            "; a second double bezique takes a bezique already used in a double and a new one "
+            "(S0 three- and four-hand)"
+        )
+    return reason

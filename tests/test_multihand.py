@@ -1,0 +1,366 @@
+"""Three-hand and four-hand (individual) bezique: S0's section on three and four players.
+
+Stacked decks give exact scores and exact legal sets for the triple bezique (declared at
+once, a double added to a single, a third bezique added to a double: A15), the second
+double bezique, the three-player end-game discard (A26, A34), the draw order (A32) and
+the deal's rotation; random games check the invariants of both variants.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bezique.actions import Kind
+from bezique.errors import IllegalActionError, VariantError
+from bezique.game import GameState, from_json, new_game
+from bezique.record import record_of, replay
+from bezique.testing import check_invariants, points_by_rule, scenario
+
+LOW = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
+"""A hand that wins nothing and declares nothing under hearts."""
+
+
+def texts(state: GameState) -> list[str]:
+    return [state.action_text(a) for a in state.legal_actions()]
+
+
+def beziques_hand(*extra: str) -> list[str]:
+    return ["QS", "QS", "QS", "JD", "JD", "JD", *extra]
+
+
+def won_first_trick(hand: list[str], stock: tuple[str, ...] = ()) -> GameState:
+    """Seat 1 leads an ace of hearts (trumps) that seats 2 and 0 cannot beat."""
+    game = scenario("three-hand", hands=[LOW, hand, LOW], turn_up="9H", stock=stock)
+    check_invariants(game)
+    game.apply("play AH")
+    game.apply("play 7C")
+    game.apply("play 7C")
+    check_invariants(game)
+    return game
+
+
+def win_next_trick(game: GameState, low: str) -> None:
+    game.apply("draw")
+    game.apply("play AH")
+    game.apply(f"play {low}")
+    game.apply(f"play {low}")
+    check_invariants(game)
+
+
+STOCK = ("AH", "KD", "KS", "KC", "KD", "KS")
+"""Drawn after the first two tricks: seat 1 draws AH then KC, seat 2 KD, seat 0 KS."""
+
+
+# ------------------------------------------------------------------ triple bezique
+
+
+def test_triple_bezique_declared_at_once_scores_1500_only() -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"))
+    assert texts(game) == [
+        "declare bezique QS JD",
+        "declare double_bezique QS QS JD JD",
+        "declare triple_bezique QS QS QS JD JD JD",
+        "draw",
+    ]
+    game.apply("declare triple_bezique QS QS QS JD JD JD")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 10, "triple_bezique": 1500}
+    assert game.scores == [0, 1510, 0]
+    assert texts(game) == ["draw"]
+
+
+def test_triple_bezique_as_a_double_added_to_a_single() -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK)
+    game.apply("declare bezique QS JD")
+    win_next_trick(game, "8C")
+    # The ordinary double on a single (S0 footnote 3), or the triple.
+    assert texts(game) == [
+        "declare bezique QS JD",
+        "declare double_bezique QS QS* JD JD*",
+        "declare double_bezique QS QS* JD JD",
+        "declare double_bezique QS QS JD JD*",
+        "declare double_bezique QS QS JD JD",
+        "declare triple_bezique QS QS QS* JD JD JD*",
+        "draw",
+    ]
+    game.apply("declare triple_bezique QS QS QS* JD JD JD*")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 20, "bezique": 40, "triple_bezique": 1500}
+    assert game.scores == [0, 1560, 0]
+
+
+def test_triple_bezique_as_a_third_bezique_added_to_a_double() -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK)
+    game.apply("declare double_bezique QS QS JD JD")
+    win_next_trick(game, "8C")
+    assert texts(game) == [
+        "declare bezique QS JD",
+        "declare double_bezique QS QS* JD JD*",
+        "declare triple_bezique QS QS* QS* JD JD* JD*",
+        "draw",
+    ]
+    game.apply("declare triple_bezique QS QS* QS* JD JD* JD*")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {
+        "brisques": 20,
+        "double_bezique": 500,
+        "triple_bezique": 1500,
+    }
+    assert game.scores == [0, 2020, 0]
+    # The game is 2000 up: seat 1 has won it at once.
+    assert game.is_over() and game.winner == 1
+
+
+# ------------------------------------------------------------------ second double
+
+
+def test_second_double_bezique_scores_500_more() -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK)
+    game.apply("declare double_bezique QS QS JD JD")
+    win_next_trick(game, "8C")
+    game.apply("declare double_bezique QS QS* JD JD*")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 20, "double_bezique": 1000}
+    assert game.scores == [0, 1020, 0]
+    # Every bezique card is now at the double's level: no new card, so no triple.
+    assert texts(game) == ["draw"]
+    win_next_trick(game, "9C")
+    assert [t for t in texts(game) if "bezique" in t] == []
+
+
+def test_second_double_needs_an_old_double_pair_and_a_new_pair() -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK)
+    game.apply("declare double_bezique QS QS JD JD")
+    win_next_trick(game, "8C")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply("declare double_bezique QS* QS* JD JD*")  # two old queens
+    assert "second double bezique" in str(info.value)
+    assert "already declared" in str(info.value)
+
+
+def test_second_double_is_refused_by_the_ordinary_class_rule() -> None:
+    # Without the multihand plugin (ordinary rules, three packs) a double's pair is spent.
+    game = scenario(
+        "ordinary",
+        overrides={"cards": {"packs": 3}},
+        hands=[LOW, beziques_hand("AH", "AH")],
+        turn_up="9H",
+        stock=["AH", "KS"],
+    )
+    game.apply("play AH")
+    game.apply("play 7C")
+    game.apply("declare double_bezique QS QS JD JD")
+    game.apply("draw")
+    game.apply("play AH")
+    game.apply("play 8C")
+    assert [t for t in texts(game) if "double" in t] == []
+    with pytest.raises(IllegalActionError) as info:
+        game.apply("declare double_bezique QS QS* JD JD*")
+    assert "already declared" in str(info.value)
+
+
+# ------------------------------------------------------------------ end-game
+
+
+def endgame_scenario() -> GameState:
+    """Reach the last eight tricks of three-hand with known hands.
+
+    Every player plays the card he last received, so each ends the stock with the first
+    seven cards he was dealt and the last card he drew.  Each round of draws is three
+    copies of one card (the last the turn-up, 7C: clubs are trumps), so every trick after
+    the first is three identical cards, won by its leader (A34): seat 1 leads throughout.
+    """
+    dealt = {"AH", "KS", "QD", "TD", "AC", "9S", "JS", "8D"}
+    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
+    rounds = [f for f in faces if f not in dealt and f != "7C"]
+    assert len(rounds) == 23
+    stock = [f for f in rounds for _ in range(3)] + ["7C", "7C"]
+    game = scenario(
+        "three-hand",
+        hands=[
+            ["QD", "JS", "JS", "JS", "8D", "8D", "8D", "TD"],
+            ["AH", "AH", "AH", "KS", "KS", "KS", "QD", "TD"],
+            ["AC", "AC", "AC", "9S", "9S", "9S", "QD", "TD"],
+        ],
+        turn_up="7C",
+        stock=stock,
+    )
+    while game.stock_left():
+        if game.legal_actions()[0].kind == Kind.PLAY:
+            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
+        else:
+            game.apply("draw")
+        check_invariants(game)
+    return game
+
+
+def test_endgame_third_hand_may_throw_away_any_card() -> None:
+    game = endgame_scenario()
+    assert game.leader == 1 and game.to_act == 1
+    assert sorted(texts(game)) == ["play 7C", "play AH", "play KS", "play QD"]
+    game.apply("play AH")
+    # Seat 2, void in hearts, must trump: both his trumps win.
+    assert texts(game) == ["play AC", "play 7C"]
+    game.apply("play AC")
+    # Seat 0, void in hearts, cannot beat the ace of trumps: anything goes (S0).
+    assert sorted(texts(game)) == ["play 7C", "play 8D", "play JS", "play QD"]
+    game.apply("play 8D")
+    check_invariants(game)
+    assert game.leader == 2
+
+
+def test_endgame_identical_trump_does_not_win_so_any_card_goes() -> None:
+    game = endgame_scenario()
+    game.apply("play AH")
+    game.apply("play 7C")
+    # Seat 0's seven of clubs would tie the first one, which wins (A34): no duty to trump.
+    assert sorted(texts(game)) == ["play 7C", "play 8D", "play JS", "play QD"]
+
+
+def test_endgame_must_follow_and_beat_the_highest_card_so_far() -> None:
+    game = endgame_scenario()
+    game.apply("play QD")
+    # Seat 2 follows with his queen of diamonds (it cannot beat the one led).
+    assert texts(game) == ["play QD"]
+    game.apply("play QD")
+    # Seat 0 must follow: his 8D cannot beat the queen, the queen only ties (A34).
+    assert sorted(texts(game)) == ["play 8D", "play QD"]
+    with pytest.raises(IllegalActionError) as info:
+        game.apply("play 7C")
+    assert "follow suit" in str(info.value)
+
+
+# ------------------------------------------------------------------ draws and deals
+
+
+def test_draws_go_to_the_winner_first_then_in_seat_order() -> None:
+    game = scenario(
+        "three-hand",
+        hands=[LOW, ["7H", "8H", "9S", "TS", "KS", "QH", "JH", "JC"], ["AH", *LOW[1:]]],
+        turn_up="9H",
+        stock=["AS", "AD", "AC"],
+    )
+    game.apply("play 7H")  # seat 1 leads
+    game.apply("play AH")  # seat 2 wins
+    game.apply("play 7C")  # seat 0
+    assert game.to_act == 2
+    assert game.phase == "play"  # seat 2 had nothing to declare: the draws are done
+    texts_of = [[game.deck.card_text(c) for c in hand] for hand in game.hands]
+    assert texts_of[2][-1] == "AS"
+    assert texts_of[0][-1] == "AD"
+    assert texts_of[1][-1] == "AC"
+    check_invariants(game)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("three-hand", 3), ("four-hand", 4)])
+def test_deal_from_the_dealers_left_and_rotation(variant: str, players: int) -> None:
+    deck = new_game(variant, seed=5).deck
+    order = [deck.face_text(f) for f in range(deck.faces) for _ in range(deck.packs)]
+    game = new_game(variant, decks=[order], first_dealer=0, seed=5)
+    assert game.dealer == 0 and game.leader == 1 and game.to_act == 1
+    for seat in range(players):
+        left = (seat - 1) % players  # seat 1 is dealt first, seat 0 (the dealer) last
+        start = [left * 3, 3 * players + left * 2, 5 * players + left * 3]
+        expected = order[start[0] : start[0] + 3] + order[start[1] : start[1] + 2]
+        expected += order[start[2] : start[2] + 3]
+        assert [deck.card_text(c) for c in game.hands[seat]] == expected
+    assert deck.card_text(game.turn_up) == order[8 * players]
+    rng = random.Random(3)
+    for hand in range(1, players + 2):
+        game.playout(rng, hands=1)
+        if game.is_over():
+            break
+        assert game.dealer == hand % players
+        assert game.leader == (hand + 1) % players == game.to_act
+        check_invariants(game)
+
+
+def test_four_hand_variant_numbers() -> None:
+    game = new_game("four-hand", seed=1)
+    data = game.rules.data
+    assert data["players"] == 4 and data["cards"]["packs"] == 4
+    assert data["game"]["target"] == 2000
+    assert data["endgame"]["mode"] == "tricks"
+    assert data["declarations"]["combinations"]["triple_bezique"]["points"] == 1500
+    assert len(game.stock) == 128 - 32 - 1
+    three = new_game("three-hand", seed=1)
+    assert three.rules.data["game"]["target"] == 2000 and len(three.stock) == 96 - 24 - 1
+
+
+# ------------------------------------------------------------------ random games
+
+
+def declaring_choice(rng: random.Random, legal: list[object]) -> object:
+    """Random, but declaring (largest first) half the time, to reach doubles and triples."""
+    declares = [a for a in legal if getattr(a, "kind", None) == Kind.DECLARE]
+    if declares and rng.random() < 0.5:
+        return declares[-1]
+    return rng.choice(legal)
+
+
+@pytest.mark.parametrize("variant", ["three-hand", "four-hand"])
+def test_random_games_conform(variant: str) -> None:
+    rng = random.Random(variant)
+    hands = 0
+    rules_seen: set[str] = set()
+    seed = 0
+    while hands < 320:
+        seed += 1
+        game = new_game(variant, seed=seed)
+        check_invariants(game)
+        while not game.is_over():
+            legal = game.legal_actions()
+            assert len(set(legal)) == len(legal)
+            game.apply(declaring_choice(rng, legal))  # type: ignore[arg-type]
+            check_invariants(game)
+        hands += game.hand_no + 1
+        rules_seen.update(e.rule for e in game.events)
+        assert 0 <= game.winner < game.players
+        assert game.scores[game.winner] >= 2000
+        assert replay(record_of(game)).to_json() == game.to_json()
+    assert "bezique" in rules_seen
+
+
+def test_endgame_mode_duels_is_not_offered() -> None:
+    with pytest.raises(VariantError) as info:
+        new_game("four-hand", overrides={"endgame": {"mode": "duels"}}, seed=1)
+    assert "mode" in str(info.value)
+
+
+def test_random_games_from_a_bezique_rich_deal_reach_the_second_double() -> None:
+    """Random play from a deal of six bezique cards to seat 1, who builds doubles."""
+    seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = scenario(
+            "three-hand",
+            hands=[LOW, beziques_hand("AH", "AH"), LOW],
+            turn_up="9H",
+            stock=["AH", "KD", "KS"],
+            seed=seed,
+        )
+        while not game.is_over() and game.hand_no == 0:
+            legal = game.legal_actions()
+            doubles = [a for a in legal if a.combo == "double_bezique"]
+            keep = {game.deck.parse_face("QS"), game.deck.parse_face("JD")}
+            spare = [
+                a
+                for a in legal
+                if a.kind == Kind.PLAY and game.deck.card_face[a.cards[0]] not in keep
+            ]
+            if doubles:  # seat 1 builds doubles, never the triple
+                action = rng.choice(doubles)
+            elif game.to_act == 1 and spare:  # and keeps his bezique cards
+                action = rng.choice(spare)
+            else:
+                action = rng.choice([a for a in legal if a.combo != "triple_bezique"])
+            before = points_by_rule(game, game.to_act).get("double_bezique", 0)
+            game.apply(action)
+            check_invariants(game)
+            if before == 500 and points_by_rule(game, 1).get("double_bezique", 0) == 1000:
+                seen += 1
+                assert from_json(game.to_json()).to_json() == game.to_json()
+        assert replay(record_of(game)).to_json() == game.to_json()
+    assert seen >= 3, seen
