@@ -27,7 +27,7 @@ from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
 from bezique.actions import Action, Kind
-from bezique.game import GameState, ScoreEvent
+from bezique.game import GameState, ScoreEvent, TurnState
 from bezique.hookspecs import hookimpl
 
 
@@ -54,6 +54,8 @@ class Combination(NamedTuple):
     """Same-rank combinations: the rank index."""
     fixes_trumps: bool
     """Declaring it names the trump suit (trumps by first marriage, before they are fixed)."""
+    grows_in_one_trick: bool
+    """Cards declared after the same trick in a lower combination of its class may complete it."""
 
 
 CountTest = tuple[Combination, int, int, int, int, int]
@@ -205,6 +207,7 @@ class Tables:
             mask,
             rank_index,
             undecided and suit_rule == "trump",
+            row.get("grows_in_one_trick", True),
         )
 
     def _bezique_pair(self, trump: int) -> list[str] | None:
@@ -670,6 +673,12 @@ def declaration_refusal(
                 "(declarations.per_trick: several, S0)"
             )
     levels = [state.levels[c] for c in cards]
+    if t.compound and not combo.grows_in_one_trick and _grows_this_turn(turn, combo, cards, levels):
+        return (
+            f"{combo.name} may not be completed from cards declared after this same trick in a "
+            "lower combination of its class: declared together they score only once (S0 "
+            "footnote 3)"
+        )
     if t.new_card_required and 0 not in levels:
         pending = state.pending[player]
         announced = bool(pending) and (combo.name, cards) in pending
@@ -693,6 +702,17 @@ def declaration_refusal(
                     "combination of its class, or one of another class (S0)"
                 )
     return None
+
+
+def _grows_this_turn(
+    turn: TurnState, combo: Combination, cards: tuple[int, ...], levels: list[int]
+) -> bool:
+    """Whether some of ``cards`` entered ``combo``'s class in this very turn."""
+    first = turn.first_declared
+    return bool(first) and any(
+        card in first and (card_levels >> combo.shift) & 15
+        for card, card_levels in zip(cards, levels, strict=True)
+    )
 
 
 @hookimpl

@@ -438,9 +438,27 @@ def oracle(state: GameState, made: list[tuple[str, tuple[int, ...]]]) -> set[str
                 continue
             if set(cards) <= declared and not fresh_now & set(cards):
                 continue
+            if not row.get("grows_in_one_trick", True) and entered_class_this_turn(
+                rows, row["class"], cards, fresh_now, made
+            ):
+                continue  # S0 footnote 3: not built up after the same trick
             if all(fits(state, seat, name, cards, old, old_cards) for old, old_cards in made):
                 found.add(state.action_text(Action(Kind.DECLARE, cards, name)))
     return found
+
+
+def entered_class_this_turn(
+    rows: dict[str, Any],
+    class_name: str,
+    cards: tuple[int, ...],
+    fresh_now: set[int],
+    made: list[tuple[str, tuple[int, ...]]],
+) -> bool:
+    """Whether a card of ``cards``, first declared this turn, is in a combination of the class."""
+    return any(
+        card in fresh_now and any(rows[o]["class"] == class_name and card in oc for o, oc in made)
+        for card in cards
+    )
 
 
 def tables_combo(state: GameState, name: str) -> Combination:

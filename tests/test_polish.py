@@ -391,18 +391,17 @@ def before_two_beziques() -> GameState:
 
 
 def test_single_then_double_bezique_after_one_trick() -> None:
-    """Compound: a single bezique grows into the double at once, as the royal marriage into
-    the sequence in S0's 430 example (40 + 500; S0 footnote 3's 500 alone is for the four
-    declared as one combination)."""
+    """S0 footnote 3: four bezique cards declared together score the double only, so a
+    single declared after this trick cannot grow into the double after the same trick
+    (unlike the royal marriage into the sequence of S0's 430 example)."""
     state = before_two_beziques()
     act(state, "declare bezique")
     assert state.events[-1].detail == "QS JD"
-    # The other pair, sharing no card with the first, is a second single bezique (the
-    # ordinary several-declarations rule); the double takes all four.
-    assert legal(state) == {"declare bezique", "declare double_bezique", "draw"}
-    act(state, "declare double_bezique")
-    assert legal(state) == {"draw"}
-    assert points_by_rule(state, 1) == {"bezique": 40, "double_bezique": 500}
+    # The other pair, sharing no card with the first, is a second single bezique.
+    assert legal(state) == {"declare bezique", "draw"}
+    with pytest.raises(IllegalActionError, match="footnote 3"):
+        state.apply(Action(Kind.DECLARE, (), "double_bezique"))
+    assert points_by_rule(state, 1) == {"bezique": 40}
 
 
 def test_double_bezique_declared_alone_scores_500_and_ends_the_class() -> None:

@@ -232,3 +232,18 @@ def test_random_games_keep_the_invariants(name: str) -> None:
             check_invariants(state)
         assert replay(record_of(state)).to_json() == state.to_json()
         hands += state.hand_no + 1
+
+
+def test_compound_does_not_build_a_double_from_a_single_of_the_same_trick() -> None:
+    # S0 footnote 3: the four bezique cards declared together score 500 only.
+    hand = ["QS", "JD", "QS", "JD", "9H", "7S", "8S", "9S"]
+    compound = {"declarations": {"per_trick": "compound"}}
+    state = game("ordinary", [hand, JUNK], overrides=compound)
+    play_out(state, ["play 7D", "play 9H", "declare bezique QS JD"])
+    assert "declare double_bezique QS QS* JD JD*" not in legal(state)
+    with pytest.raises(IllegalActionError, match="footnote 3"):
+        state.apply("declare double_bezique QS QS* JD JD*")
+    assert state.scores == [40, 0]
+    state = game("ordinary", [hand, JUNK], overrides=compound)
+    play_out(state, ["play 7D", "play 9H", "declare double_bezique QS QS JD JD"])
+    assert state.scores == [500, 0]
