@@ -46,7 +46,7 @@ from bezique.plugins.ordinary import (
     Tables,
     declaration_refusal,
     declare_combination,
-    forms_combination,
+    refusal_of_declaration,
     tables,
     turn_actions,
 )
@@ -237,19 +237,7 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
 @hookimpl
 def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
     """Explain a refused declaration by the Grand rules; the ordinary plugin explains the rest."""
-    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE) or not state.stock_left():
-        return None
-    t = tables(state)
-    combo = t.combination(state, action.combo)
-    hand = state.hands[player]
-    if (
-        combo is None
-        or not all(c in hand for c in action.cards)
-        or not forms_combination(state, combo, action.cards)
-        or (action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored))
-    ):
-        return None
-    return grand_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+    return refusal_of_declaration(state, player, action, grand_refusal)
 
 
 @hookimpl

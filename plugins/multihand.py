@@ -27,7 +27,7 @@ from bezique.plugins.ordinary import (
     Combination,
     Tables,
     declaration_refusal,
-    forms_combination,
+    refusal_of_declaration,
     tables,
     turn_actions,
 )
@@ -84,20 +84,9 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
 @hookimpl
 def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
     """Explain a refused declaration by these rules; the ordinary plugin explains the rest."""
-    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE) or not state.stock_left():
-        return None
-    t = tables(state)
-    combo = t.combination(state, action.combo)
-    hand = state.hands[player]
-    if (
-        combo is None
-        or not all(c in hand for c in action.cards)
-        or not forms_combination(state, combo, action.cards)
-        or (action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored))
-    ):
-        return None
-    reason = multihand_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
-    if reason is not None and combo.pairs == 2:
+    reason = refusal_of_declaration(state, player, action, multihand_refusal)
+    combo = tables(state).combination(state, action.combo)
+    if reason is not None and combo is not None and combo.pairs == 2:
         reason += (
             "; a second double bezique takes a bezique already used in a double and a new one "
             "(S0 three- and four-hand)"

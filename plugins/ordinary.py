@@ -797,6 +797,31 @@ def bezique_refusal(state: GameState, player: int, action: Action) -> str | None
     return None
 
 
+def refusal_of_declaration(
+    state: GameState, player: int, action: Action, refusal: Refusal
+) -> str | None:
+    """The reason ``refusal`` gives for a well-formed declaration or announcement.
+
+    ``None`` when the action is not one (another kind, the stock gone, a card not
+    the player's, cards that do not form the combination, an announcement out of
+    place): the ordinary plugin's :func:`bezique_refusal` explains those.  For
+    plugins that decide declarations with their own ``refusal``.
+    """
+    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE) or not state.stock_left():
+        return None
+    t = tables(state)
+    combo = t.combination(state, action.combo)
+    hand = state.hands[player]
+    if (
+        combo is None
+        or not all(c in hand for c in action.cards)
+        or not forms_combination(state, combo, action.cards)
+        or (action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored))
+    ):
+        return None
+    return refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
+
+
 def _seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> str:
     card = action.cards[0] if action.cards else -1
     if card < 0 or not _is_trump_seven(state, t, card) or card not in state.hands[player]:
