@@ -12,13 +12,15 @@ rulebook example rather than as 64 cards::
     )
 
 The other cards follow the named stock in a fixed order.  ``play_out`` applies
-a list of action texts, and ``random_conformance`` checks a variant's
-invariants over many random games (see ``tests/test_conformance.py``).
+a list of action texts, ``check_invariants`` asserts what must hold after any
+action of any variant, and ``random_conformance`` plays random games of a
+variant checking them after every action.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -102,6 +104,32 @@ def points_by_rule(state: GameState, player: int) -> dict[str, int]:
         if hand == state.hand_no and event.player == player:
             totals[event.rule] = totals.get(event.rule, 0) + event.points
     return totals
+
+
+def random_conformance(
+    variant: str | os.PathLike[str] | Variant | Ruleset, *, hands: int = 500, seed: int = 0
+) -> int:
+    """Play random games of ``variant`` until ``hands`` hands are over; return how many.
+
+    After every action :func:`check_invariants` holds, and at each game's end its
+    record replays to the identical state.  Raise ``AssertionError`` otherwise.
+    """
+    from bezique.record import record_of, replay  # the record module builds on this one
+
+    rules = ruleset_for(variant)
+    rng = random.Random(seed)
+    played = 0
+    game_seed = seed
+    while played < hands:
+        state = new_game(rules, seed=game_seed)
+        game_seed += 1
+        while not state.is_over():
+            state.apply(rng.choice(state.legal_actions()))
+            check_invariants(state)
+        if replay(record_of(state)).to_json() != state.to_json():
+            raise AssertionError(f"game {game_seed - 1}: its record replays differently")
+        played += state.hand_no + 1
+    return played
 
 
 def check_invariants(state: GameState) -> None:
