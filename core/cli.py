@@ -149,10 +149,10 @@ def _replay(args: argparse.Namespace) -> int:
     for hand in result["hands"]:
         points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hand["points"]))
         print(f"hand {hand['hand']}: {points}")
-    totals = ", ".join(f"seat {s}: {p}" for s, p in enumerate(result["scores"]))
+    totals = ", ".join(f"{state.side_name(s)}: {p}" for s, p in enumerate(result["scores"]))
     print(f"game: {totals}")
     if state.is_over():
-        print(f"winner: seat {state.winner}")
+        print(f"winner: {state.side_name(state.winner)}")
     else:
         print(f"game not finished: seat {state.to_act} to act ({state.phase})")
     return 0

@@ -173,7 +173,10 @@ class GameState:
         self.history: list[Action] = []
         self.events: list[ScoreEvent] = []
         self.event_hands: list[int] = []
-        self.scores = [0] * self.players
+        self.side_of = rules.side_of
+        """For each seat, its side: the seat itself, or its partnership's index."""
+        self.scores = [0] * (max(self.side_of) + 1)
+        """Game scores per side (per seat when there are no partnerships)."""
         self.hand_no = -1
         self.dealer = (first_dealer - 1) % self.players
         self.winner = -1
@@ -181,6 +184,7 @@ class GameState:
         """Plugin-owned state; must stay JSON-serialisable."""
         self._play_actions = [Action(Kind.PLAY, (c,)) for c in range(self.deck.size)]
         self._others = _others(self.players)
+        self._orders = _orders(self._others)
         self._legal: list[Action] | None = None
         self._deal_next_hand()
 
@@ -206,7 +210,7 @@ class GameState:
         """Bit ``1 << card`` set for every card declared this hand (``levels`` not 0)."""
         self.pending: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.played: list[int] = []
-        self.hand_points = [0] * n
+        self.hand_points = [0] * len(self.scores)
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
         self.tricks_done = 0
@@ -229,6 +233,8 @@ class GameState:
         self._count_hands()
         self.leader = (self.dealer + 1) % n
         self.to_act = self.leader
+        self.trick_order: tuple[int, ...] = self._orders[self.leader]
+        """The seats that play the current trick, in order, the leader first."""
         self.phase = PLAY
         self._legal = None
         self._score(self.rules.deal_scores(self))
@@ -361,8 +367,8 @@ class GameState:
         trick.append(card)
         self.trick_seats.append(seat)
         self.played.append(card)
-        if len(trick) < self.players:
-            self.to_act = (seat + 1) % self.players
+        if len(trick) < len(self.trick_order):
+            self.to_act = self.trick_order[len(trick)]
         else:
             self._finish_trick()
 
@@ -388,10 +394,41 @@ class GameState:
             self.turn = TurnState()
             self.phase = TURN
             self._legal = [*actions, END_TURN]
+        elif rules.next_declarer is None:
+            self._draw()
         else:
-            self._end_turn()
+            self._offer_turn(self._next_declarer(winner, False))
+
+    def _next_declarer(self, seat: int, declared: bool) -> int:
+        """The seat the rules let declare after ``seat`` ends his turn, or -1 (draw)."""
+        hook = self.rules.next_declarer
+        found = hook(self, seat, declared) if hook is not None else None
+        return -1 if found is None else int(found)
+
+    def _offer_turn(self, seat: int) -> None:
+        """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw."""
+        while seat >= 0:
+            actions = self.rules.turn_actions(self, seat)
+            if actions:
+                self.turn = TurnState()
+                self.phase = TURN
+                self.to_act = seat
+                self._legal = [*actions, END_TURN]
+                return
+            seat = self._next_declarer(seat, False)
+        self._draw()
 
     def _end_turn(self) -> None:
+        """End the declarer's turn: the next declarer's turn, if the rules name one, or the draw."""
+        if self.rules.next_declarer is None:
+            self._draw()
+            return
+        history = self.history
+        declared = len(history) > 1 and history[-2].kind not in (_PLAY, _END_TURN)
+        self.turn = _NO_TURN
+        self._offer_turn(self._next_declarer(self.to_act, declared))
+
+    def _draw(self) -> None:
         """Draw (the winner first, then the others in turn) and go on to the next trick."""
         stock = self.stock
         leader = self.leader
@@ -410,9 +447,18 @@ class GameState:
                 self._draw_last_cards()
             if not stock and self.turn_up < 0:
                 self.rules.stock_exhausted(self)
-        self.to_act = leader
         self.phase = PLAY
-        if not self.hands[leader]:
+        hook = self.rules.trick_players
+        order = hook(self) if hook is not None and not self.stock_left() else None
+        if order is None:
+            self.to_act = leader
+            self.trick_order = self._orders[leader]
+            if not self.hands[leader]:
+                self._end_hand()
+        elif order:
+            self.leader = self.to_act = order[0]
+            self.trick_order = tuple(order)
+        else:
             self._end_hand()
 
     def _draw_last_cards(self) -> None:
@@ -440,9 +486,11 @@ class GameState:
             return
         scores = self.scores
         hand_points = self.hand_points
+        side_of = self.side_of
         for event in events:
-            scores[event.player] += event.points
-            hand_points[event.player] += event.points
+            side = side_of[event.player]
+            scores[side] += event.points
+            hand_points[side] += event.points
         self.events.extend(events)
         self.event_hands.extend([self.hand_no] * len(events))
         if max(scores) >= self.rules.target:
@@ -526,13 +574,21 @@ class GameState:
     # ------------------------------------------------------------------ notation
 
     def card_token(self, card: int, seat: int | None = None) -> str:
-        """Write a card as an action names it: ``QS``, ``QS*`` on the table, ``QS*beziques``."""
+        """Write a card as ``seat``'s action names it.
+
+        ``QS`` from the concealed hand, ``QS*`` on the table, ``QS*beziques``
+        where the table copies differ; ``QS@`` (``QS@beziques``) for a partner's
+        declared card on the table.
+        """
         text = self.deck.card_text(card)
         if not self.on_table[card]:
             return text
+        mark = "*"
+        if seat is not None and not (self.held[seat] >> card) & 1:
+            mark, seat = "@", None
         if not self._needs_classes(card, seat):
-            return text + "*"
-        return text + "*" + "+".join(self.declared_classes(card))
+            return text + mark
+        return text + mark + "+".join(self.declared_classes(card))
 
     def _needs_classes(self, card: int, seat: int | None) -> bool:
         """Whether the owner has another copy of ``card`` on the table, declared differently."""
@@ -544,6 +600,16 @@ class GameState:
             if self.on_table[c] and self.deck.card_face[c] == face
         }
         return len(twins) > 1
+
+    def partners(self, seat: int) -> list[int]:
+        """The other seats of ``seat``'s side (none without partnerships)."""
+        side = self.side_of[seat]
+        return [other for other, s in enumerate(self.side_of) if s == side and other != seat]
+
+    def side_name(self, side: int) -> str:
+        """Name a side for people: ``seat 1``, or ``seats 0 and 2`` for a partnership."""
+        seats = [str(seat) for seat, s in enumerate(self.side_of) if s == side]
+        return f"seat {seats[0]}" if len(seats) == 1 else "seats " + " and ".join(seats)
 
     def _owner(self, card: int) -> int:
         for seat, hand in enumerate(self.hands):
@@ -614,14 +680,16 @@ class GameState:
         seat = self.to_act
         chosen: list[int] = []
         for token in tokens:
-            face_text, star, classes = token.partition("*")
+            at = "@" in token
+            face_text, star, classes = token.partition("@" if at else "*")
             try:
                 face = self.deck.parse_face(face_text)
             except CardError as exc:
                 raise IllegalActionError(f"{text!r}: {exc}", "notation") from exc
             copies = [
                 c
-                for c in self.hands[seat]
+                for holder in (self.partners(seat) if at else (seat,))
+                for c in self.hands[holder]
                 if c not in chosen
                 and self.deck.card_face[c] == face
                 and self.on_table[c] == bool(star)
@@ -634,6 +702,7 @@ class GameState:
                 copies = exact if exact or classes else copies
             if not copies:
                 where = "on the table" if star else "in the concealed hand"
+                where = "on a partner's table" if at else where
                 raise IllegalActionError(
                     f"{text!r}: seat {seat} has no {token} {where}", "play.own_cards"
                 )
@@ -644,24 +713,33 @@ class GameState:
         """Return a stable integer for ``action``: same meaning, same number, in any game.
 
         It packs the kind, the combination (by its place in the variant's table)
-        and, for each card, its face, whether it lies on the table and, where the
-        text names them, the class levels it was declared at: it says what the
-        text form says.
+        and, for each card, its face, whether it lies on the player's or his
+        partner's table and, where the text names them, the class levels it was
+        declared at: it says what the text form says.
         """
         combos = self.rules.combo_names
         code = combos.index(action.combo) + 1 if action.combo else 0
         faces = self.deck.faces
-        base = 2 * faces * 16 ** len(self.rules.classes) + 1
+        base = 3 * faces * 16 ** len(self.rules.classes) + 1
         seat = self.to_act
         cards = sorted(
-            1
-            + self.deck.card_face[c]
-            + faces * (self.on_table[c] + 2 * self.levels[c] * self._needs_classes(c, seat))
-            for c in action.cards
+            1 + self.deck.card_face[c] + faces * self._id_place(c, seat) for c in action.cards
         )
         for value in cards:
             code = code * base + value
         return code * len(Kind) + int(action.kind)
+
+    def _id_place(self, card: int, seat: int) -> int:
+        """Where ``card`` is, for :meth:`action_id`.
+
+        Hand 0, own table 1, partner's table 2, plus 3 times its class levels
+        when the text names them.
+        """
+        if not self.on_table[card]:
+            return 0
+        own = bool((self.held[seat] >> card) & 1)
+        named = self._needs_classes(card, seat if own else None)
+        return (1 if own else 2) + 3 * self.levels[card] * named
 
     def legal_action_ids(self) -> list[int]:
         """Return :meth:`action_id` of every legal action, in the same order."""
@@ -696,6 +774,7 @@ class GameState:
             "hand": own,
             "table": table,
             "hand_sizes": [len(h) for h in self.hands],
+            "side_of": list(self.side_of),
             "trick": [
                 [s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick, strict=True)
             ],
@@ -786,6 +865,7 @@ class GameState:
             "hand_points": list(self.hand_points),
             "trick": list(self.trick),
             "trick_seats": list(self.trick_seats),
+            "trick_order": list(self.trick_order),
             "tricks_done": self.tricks_done,
             "last_trick_winner": self.last_trick_winner,
             "turn": [
@@ -814,6 +894,11 @@ class GameState:
 def _others(players: int) -> list[tuple[int, ...]]:
     """For each seat, the other seats in playing order (to the left)."""
     return [tuple((seat + i) % players for i in range(1, players)) for seat in range(players)]
+
+
+def _orders(others: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """For each leader, every seat in playing order from him."""
+    return [(seat, *rest) for seat, rest in enumerate(others)]
 
 
 def _json_copy(value: Any) -> Any:
@@ -912,6 +997,8 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         ):
             setattr(state, name, data[name])
         state.extra = _json_copy(data["extra"])
+        state.side_of = rules.side_of
+        state.trick_order = tuple(data["trick_order"])
         state.hands = [list(h) for h in data["hands"]]
         state.held = [sum(1 << c for c in hand) for hand in state.hands]
         state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)
@@ -931,6 +1018,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         state.turn.first_declared = list(first)
         state._play_actions = [Action(Kind.PLAY, (c,)) for c in range(state.deck.size)]
         state._others = _others(state.players)
+        state._orders = _orders(state._others)
         state._legal = None
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise RecordError(f"saved game state is damaged: {exc!r}") from exc

@@ -127,7 +127,33 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     """Return the winner of the game if it is over now, else ``None``.
 
     Called after every score (``hand_over`` false) and after each hand
-    (``hand_over`` true).  Return ``-1`` for "not over" to stop the fall-through.
+    (``hand_over`` true).  The winner is a side: a seat, or with partnerships
+    the index of a partnership in ``state.side_of``.  Return ``-1`` for "not
+    over" to stop the fall-through.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int | None:
+    """Return the seat that may declare next after ``player`` ends his turn, or ``-1``.
+
+    Asked after a trick when its winner (then each seat this hook names) has
+    no turn action or ends his turn; ``declared`` says whether ``player`` did
+    anything in his turn.  The trick's winner is ``state.leader``.  Without an
+    implementation only the winner declares; partnerships name the partner.
+    The draw follows once this returns ``-1``.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_trick_players(state: GameState) -> list[int] | None:
+    """Return the seats that play the next trick, in order, the leader first.
+
+    Asked before each trick once the stock is exhausted (the end-game), and only
+    if a plugin implements it; an empty list ends the hand, ``None`` keeps the
+    default.  Without an
+    implementation every seat plays, from ``state.leader`` to the left, until
+    the hands are empty.  S0's four-hand end-game plays two duels this way.
     """
 
 
@@ -142,5 +168,7 @@ GAME_HOOKS: tuple[str, ...] = (
     "bezique_stock_exhausted",
     "bezique_hand_scores",
     "bezique_game_winner",
+    "bezique_next_declarer",
+    "bezique_trick_players",
 )
 """The hooks a game resolves into plain callables when it is built."""

@@ -28,6 +28,7 @@ BUILTIN_PLUGINS: dict[str, str] = {
     "grand": "bezique.plugins.grand",
     "polish": "bezique.plugins.polish",
     "multihand": "bezique.plugins.multihand",
+    "partnership": "bezique.plugins.partnership",
 }
 """Registered name -> module of the plugins that ship with the framework."""
 

@@ -107,6 +107,20 @@ class Ruleset:
         self.stock_exhausted: HookFunction = hooks["bezique_stock_exhausted"]
         self.hand_scores: HookFunction = hooks["bezique_hand_scores"]
         self.game_winner: HookFunction = hooks["bezique_game_winner"]
+        self.next_declarer: HookFunction | None = self._optional("bezique_next_declarer", hooks)
+        """None when no plugin implements it: only the trick's winner declares."""
+        self.trick_players: HookFunction | None = self._optional("bezique_trick_players", hooks)
+        """None when no plugin implements it: every seat plays every trick."""
+        sides = variant.data.get("partnerships", {}).get("sides")
+        self.side_of: tuple[int, ...] = tuple(
+            next(i for i, side in enumerate(sides) if seat in side) if sides else seat
+            for seat in range(self.players)
+        )
+        """For each seat, its side: the seat itself, or its partnership's index."""
+
+    def _optional(self, name: str, hooks: dict[str, HookFunction]) -> HookFunction | None:
+        """The resolved hook, or None when no plugin implements it (the kernel's default)."""
+        return hooks[name] if getattr(self.manager.hook, name).get_hookimpls() else None
 
     def compiled(self, key: object, build: Callable[[], T]) -> T:
         """Return what ``build()`` makes, made once per ruleset and kept under ``key``.

@@ -68,7 +68,10 @@ def _statistics(
     rule_points: Counter[str],
     rule_counts: Counter[str],
 ) -> dict[str, Any]:
-    seats = range(rules.players)
+    sides = range(max(rules.side_of) + 1)
+    names = [
+        "+".join(str(seat) for seat, s in enumerate(rules.side_of) if s == side) for side in sides
+    ]
     return {
         "variant": rules.variant.name,
         "games": games,
@@ -76,8 +79,9 @@ def _statistics(
         "hands": hands,
         "hands_per_game": hands / games if games else 0.0,
         "decisions_per_game": decisions / games if games else 0.0,
-        "wins": [wins[s] for s in seats],
-        "mean_final_score": [fmean(f[s] for f in finals) if finals else 0.0 for s in seats],
+        "sides": names,
+        "wins": [wins[s] for s in sides],
+        "mean_final_score": [fmean(f[s] for f in finals) if finals else 0.0 for s in sides],
         "mean_points_per_hand": {rule: rule_points[rule] / hands for rule in sorted(rule_points)}
         if hands
         else {},
@@ -89,18 +93,24 @@ def _statistics(
 
 def format_statistics(stats: dict[str, Any]) -> str:
     """Write simulation statistics as a few readable lines."""
+    names = stats["sides"]
     lines = [
         f"variant {stats['variant']}: {stats['games']} games, seed {stats['seed']}",
         f"hands per game {stats['hands_per_game']:.2f}, decisions per game "
         f"{stats['decisions_per_game']:.1f}",
-        "wins by seat: " + ", ".join(f"{s}: {w}" for s, w in enumerate(stats["wins"])),
+        "wins by seat: " + _by_side(names, [str(w) for w in stats["wins"]]),
         "mean final score by seat: "
-        + ", ".join(f"{s}: {v:.1f}" for s, v in enumerate(stats["mean_final_score"])),
+        + _by_side(names, [f"{v:.1f}" for v in stats["mean_final_score"]]),
         "points per hand by rule (times per hand):",
     ]
     for rule, points in stats["mean_points_per_hand"].items():
         lines.append(f"  {rule:<34} {points:8.2f}  ({stats['times_per_hand'][rule]:.3f})")
     return "\n".join(lines)
+
+
+def _by_side(names: list[str], values: list[str]) -> str:
+    """``0: 12, 1: 7``, or ``0+2: 12, 1+3: 7`` with partnerships."""
+    return ", ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
 
 
 def bench(variant: str, deals: int, seed: int, api: bool = False) -> dict[str, Any]:

@@ -153,9 +153,9 @@ def check_invariants(state: GameState) -> None:
         counts = Counter(places)
         wrong = sorted(c for c in range(state.deck.size) if counts[c] != 1)
         raise AssertionError(f"cards not in exactly one place: {wrong[:8]}")
-    totals = [0] * state.players
+    totals = [0] * len(state.scores)
     for event in state.events:
-        totals[event.player] += event.points
+        totals[state.side_of[event.player]] += event.points
     if totals != state.scores:
         raise AssertionError(f"scores {state.scores} differ from their events {totals}")
     if not state.is_over() and not state.legal_actions():
@@ -170,11 +170,22 @@ def check_invariants(state: GameState) -> None:
 
 
 def _check_hand_sizes(state: GameState) -> None:
-    """Between draws every hand is full; a card played to the trick is missing till the draw."""
+    """Between draws every hand is full; a card played to the trick is missing till the draw.
+
+    In the end-game every seat that plays the tricks loses a card a trick; when
+    only some seats play them (S0's duels), the cards in hand are those dealt
+    less those played since the stock ran out.
+    """
     if state.is_over():
         return
     size = state.rules.data["deal"]["hand_size"]
     played_in_trick = set(state.trick_seats)
+    if not state.stock_left() and len(state.trick_order) < state.players:
+        played = len(state.played) - _endgame_start(state) * state.players
+        held = sum(map(len, state.hands))
+        if held != size * state.players - played:
+            raise AssertionError(f"{held} cards in hand, {played} played in the end-game")
+        return
     for seat, hand in enumerate(state.hands):
         if state.stock_left():
             expected = size - (seat in played_in_trick or state.phase == "turn")

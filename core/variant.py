@@ -736,6 +736,8 @@ def _sense_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
         _check_bezique_cards,
         _check_combination_sizes,
         _check_plugins,
+        _check_sides,
+        _check_duels,
     )
     return [message for check in checks for message in check(data, locator)]
 
@@ -912,6 +914,26 @@ def _check_plugins(data: dict[str, Any], locator: _Locator) -> Iterator[_Message
     for index, name in enumerate(names):
         if isinstance(name, str) and name and name not in known:
             yield locator.message(("plugins", index), registry.unknown_plugin_message(name))
+
+
+def _check_sides(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    sides, players = _section(data, "partnerships").get("sides"), _count(data.get("players"))
+    if not isinstance(sides, list) or players is None:
+        return
+    seats = [s for side in sides if isinstance(side, list) for s in side if _count(s) is not None]
+    if sorted(seats) != list(range(players)):
+        yield locator.message(
+            locator.latest([("partnerships", "sides"), ("players",)]),
+            f"the partnerships {sides} must hold every seat from 0 to {players - 1} exactly once",
+        )
+
+
+def _check_duels(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    if _section(data, "endgame").get("mode") == "duels" and data.get("players") != 4:
+        yield locator.message(
+            locator.latest([("endgame", "mode"), ("players",)]),
+            "endgame.mode duels is S0's four-hand end-game and needs players: 4",
+        )
 
 
 def _fill_defaults(data: dict[str, Any]) -> None:

@@ -16,6 +16,11 @@ level) and a new bezique (a queen and a knave never declared in the beziques
 class) scores 500 again.  The ordinary class rule refuses it, since the old pair
 is already at the double's level; :func:`multihand_refusal` allows exactly that
 case and defers to the ordinary rules for everything else.
+
+It also plays S0's four-hand end-game when the variant asks for it
+(``endgame.mode: duels``): the last trick's winner and his left-hand adversary
+play their hands out against each other, then the other two theirs, each trick
+a two-card trick under the ordinary end-game duties.
 """
 
 from __future__ import annotations
@@ -92,3 +97,37 @@ def bezique_refusal(state: GameState, player: int, action: Action) -> str | None
             "(S0 three- and four-hand)"
         )
     return reason
+
+
+# ---------------------------------------------------------------------- S0's duels
+
+
+@hookimpl
+def bezique_stock_exhausted(state: GameState) -> None:
+    """Pair the players for S0's four-hand end-game, then let the ordinary plugin go on.
+
+    The last trick's winner (the trick that emptied the stock; he leads next)
+    plays against his left-hand adversary, then the other two play theirs.
+    """
+    if tables(state).endgame.get("mode") == "duels":
+        first = state.leader
+        seats = [(first + i) % state.players for i in range(state.players)]
+        state.extra["duels"] = [seats[:2], seats[2:]]
+
+
+@hookimpl
+def bezique_trick_players(state: GameState) -> list[int] | None:
+    """In S0's duels, the two seats of the duel under way, its last trick's winner leading.
+
+    The second pair's first lead goes to the last trick winner's partner, the
+    seat in the first one's place (S0 says only "similarly"; our reading).
+    """
+    duels: list[list[int]] | None = state.extra.get("duels")
+    if duels is None:
+        return None
+    for pair in duels:
+        if state.hands[pair[0]] or state.hands[pair[1]]:
+            leader = state.leader if state.leader in pair else pair[0]
+            return [leader, pair[1] if leader == pair[0] else pair[0]]
+    del state.extra["duels"]
+    return []

@@ -427,19 +427,20 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
 
 @hookimpl
 def bezique_game_winner(state: GameState, hand_over: bool) -> int:
-    """The first to reach the target wins; if several do at once, the precedence rule decides."""
+    """The first side to reach the target wins; if several reach it at once, precedence decides."""
     t = state.rules.tables.get(_KEY) or tables(state)
     game = t.game
     if max(state.scores) < t.target or (not hand_over and game["check"] == "hand_end"):
         return -1
     scores = state.scores
-    over = [seat for seat in range(state.players) if scores[seat] >= game["target"]]
+    over = [side for side, score in enumerate(scores) if score >= game["target"]]
     if not over:
         return -1
     precedence = len(over) > 1 and game["both_over"] == "last_trick_winner"
-    if precedence and state.last_trick_winner in over:
-        return state.last_trick_winner
-    return max(over, key=lambda seat: scores[seat])
+    last = state.side_of[state.last_trick_winner] if state.last_trick_winner >= 0 else -1
+    if precedence and last in over:
+        return last
+    return max(over, key=lambda side: scores[side])
 
 
 # ---------------------------------------------------------------------- declaring
@@ -556,7 +557,7 @@ def _candidates(
     """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
     if combos:
-        groups = _groups(state, hand, table_cards_apart)
+        groups = copy_groups(state, hand, table_cards_apart)
         for combo in combos:
             yield from combination_forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
@@ -569,7 +570,7 @@ def _candidates(
             yield pending, cards
 
 
-def _groups(
+def copy_groups(
     state: GameState, hand: list[int], table_cards_apart: bool = False
 ) -> dict[int, dict[int, list[int]]]:
     """Group a hand: face -> key of interchangeable copies -> those cards, in hand order.
@@ -593,12 +594,12 @@ def combination_forms(
     """Yield every distinct set of the player's cards that forms ``combo``."""
     if combo.pairs:
         queen, knave = combo.faces
-        for queens in _choose(list(groups.get(queen, {}).values()), combo.pairs):
-            for knaves in _choose(list(groups.get(knave, {}).values()), combo.pairs):
+        for queens in choose_copies(list(groups.get(queen, {}).values()), combo.pairs):
+            for knaves in choose_copies(list(groups.get(knave, {}).values()), combo.pairs):
                 yield combo, tuple(sorted(queens + knaves))
     elif combo.rank_faces:
         units = [cards for f in combo.rank_faces for cards in groups.get(f, {}).values()]
-        for chosen in _choose(units, combo.size):
+        for chosen in choose_copies(units, combo.size):
             if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.size:
                 continue
             yield combo, tuple(sorted(chosen))
@@ -629,7 +630,7 @@ def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]
     return any(faces == group for group in groups)
 
 
-def _choose(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
+def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
     """Yield each way to take ``count`` cards from groups of interchangeable cards."""
     for picks in combinations_with_replacement(range(len(units)), count):
         taken: list[int] = []

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from bezique.actions import Kind
-from bezique.errors import IllegalActionError, VariantError
+from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
@@ -282,7 +282,7 @@ def test_four_hand_variant_numbers() -> None:
     data = game.rules.data
     assert data["players"] == 4 and data["cards"]["packs"] == 4
     assert data["game"]["target"] == 2000
-    assert data["endgame"]["mode"] == "tricks"
+    assert data["endgame"]["mode"] == "duels"
     assert data["declarations"]["combinations"]["triple_bezique"]["points"] == 1500
     assert len(game.stock) == 128 - 32 - 1
     three = new_game("three-hand", seed=1)
@@ -321,12 +321,6 @@ def test_random_games_conform(variant: str) -> None:
         assert game.scores[game.winner] >= 2000
         assert replay(record_of(game)).to_json() == game.to_json()
     assert "bezique" in rules_seen
-
-
-def test_endgame_mode_duels_is_not_offered() -> None:
-    with pytest.raises(VariantError) as info:
-        new_game("four-hand", overrides={"endgame": {"mode": "duels"}}, seed=1)
-    assert "mode" in str(info.value)
 
 
 def test_random_games_from_a_bezique_rich_deal_reach_the_second_double() -> None:
