@@ -14,6 +14,9 @@ Text forms (card notation in :mod:`bezique.cards`):
 ``show 7H``                     declare the seven of trumps (shown, not left out)
 ``draw``                        end the turn; the winner, then the others, draw
 ``pass``                        end the turn when the stock is gone
+``irregular nine_cards 1``      report an irregularity at the table (see
+                                :mod:`bezique.referee`)
+``claim nine_cards add``        the injured player's claim or choice of remedy
 ==============================  ================================================
 
 A card marked ``*`` is one of the player's declared cards on the table; a card
@@ -37,6 +40,8 @@ class Kind(IntEnum):
     EXCHANGE = 3
     SHOW = 4
     END_TURN = 5
+    IRREGULAR = 6
+    CLAIM = 7
 
 
 KIND_WORDS: dict[Kind, str] = {
@@ -46,6 +51,8 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.EXCHANGE: "exchange",
     Kind.SHOW: "show",
     Kind.END_TURN: "draw",
+    Kind.IRREGULAR: "irregular",
+    Kind.CLAIM: "claim",
 }
 """The word that starts each kind's text form (``END_TURN`` also reads ``pass``)."""
 

@@ -19,6 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from bezique import referee
 from bezique.actions import END_TURN, KIND_WORDS, WORD_KINDS, Action, Kind
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
@@ -31,10 +32,13 @@ TURN = "turn"
 """Phase: the trick's winner may declare, exchange or show before ending his turn."""
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
+REMEDY = referee.REMEDY
+"""Phase: play waits for the injured player's choice after an irregularity."""
 
 STATE_FORMAT = "bezique-state/1"
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
+_REFEREE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
 
 
 class ScoreEvent(NamedTuple):
@@ -190,13 +194,16 @@ class GameState:
 
     # ------------------------------------------------------------------ dealing
 
-    def _deal_next_hand(self) -> None:
-        """Rotate the deal and deal a hand from the next stacked deck or a shuffle."""
+    def _deal_next_hand(self, shuffle: bool = False) -> None:
+        """Rotate the deal and deal a hand from the next stacked deck (unless ``shuffle``)."""
         data = self.rules.data
         n = self.players
         self.hand_no += 1
         self.dealer = (self.dealer + 1) % n
-        if self.hand_no < len(self.decks):
+        self.extra.pop(referee.KEY, None)
+        self.refereed = False
+        """Whether an irregularity was reported this hand (the referee then takes part)."""
+        if self.hand_no < len(self.decks) and not shuffle:
             order = list(self.decks[self.hand_no])
         else:
             order = list(range(self.deck.size))
@@ -210,6 +217,8 @@ class GameState:
         """Bit ``1 << card`` set for every card declared this hand (``levels`` not 0)."""
         self.pending: list[list[tuple[str, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.played: list[int] = []
+        self.won_at_exhaustion = [0] * n
+        """How many cards each seat had won when the stock ran out (the end-game's start)."""
         self.hand_points = [0] * len(self.scores)
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
@@ -283,6 +292,8 @@ class GameState:
         if self.phase == PLAY:
             seat = self.to_act
             cards = self.rules.legal_plays(self, seat, self.hands[seat])
+            if self.refereed:
+                cards = referee.adjust_plays(self, seat, cards)
             key_of = self.card_key.__getitem__
             plays = self._play_actions.__getitem__
             if len(cards) == len(set(map(key_of, cards))):
@@ -293,6 +304,8 @@ class GameState:
         elif self.phase == TURN:
             legal = list(self.rules.turn_actions(self, self.to_act) or ())
             legal.append(END_TURN)
+        elif self.phase == REMEDY:
+            legal = referee.remedies(self)
         else:
             legal = []
         self._legal = legal
@@ -308,6 +321,12 @@ class GameState:
         """
         if isinstance(action, str):
             action = self.parse_action(action)
+        if isinstance(action, Action) and action.kind in _REFEREE_KINDS:
+            if self.phase == GAME_OVER:
+                raise IllegalActionError("the game is over", "game.target")
+            referee.act(self, action)
+            self.history.append(action)
+            return
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
             action = self._equivalent_legal(action)
@@ -358,6 +377,8 @@ class GameState:
 
     def _play(self, card: int) -> None:
         seat = self.to_act
+        if self.refereed:
+            referee.on_play(self, seat, card)
         self.hands[seat].remove(card)
         self.held[seat] ^= 1 << card
         if self.on_table[card]:
@@ -433,7 +454,10 @@ class GameState:
         stock = self.stock
         leader = self.leader
         if stock or self.turn_up >= 0:
-            if len(stock) >= self.players:
+            if self.refereed:
+                if referee.draw_round(self):
+                    return  # play waits for a choice (two cards lifted); resume_draw goes on
+            elif len(stock) >= self.players:
                 hands = self.hands
                 held = self.held
                 card = stock.pop()
@@ -446,6 +470,7 @@ class GameState:
             else:
                 self._draw_last_cards()
             if not stock and self.turn_up < 0:
+                self.won_at_exhaustion = [len(w) for w in self.won]
                 self.rules.stock_exhausted(self)
         self.phase = PLAY
         hook = self.rules.trick_players
@@ -461,6 +486,26 @@ class GameState:
         else:
             self._end_hand()
 
+    def resume_draw(self) -> None:
+        """Carry on with a draw that waited for a choice (for :mod:`bezique.referee`)."""
+        self._draw()
+
+    def mark_changed(self) -> None:
+        """Forget the cached legal actions after a change made outside :meth:`apply`'s path."""
+        self._legal = None
+
+    def deal_again(self) -> None:
+        """Void the hand just dealt, its deal scores with it, and deal it again from a shuffle."""
+        void = [
+            ScoreEvent(event.player, -event.points, "penalties.new_deal", f"{event.rule} voided")
+            for event, hand in zip(self.events, self.event_hands, strict=True)
+            if hand == self.hand_no
+        ]
+        self._score(void)
+        self.hand_no -= 1
+        self.dealer = (self.dealer - 1) % self.players
+        self._deal_next_hand(shuffle=True)
+
     def _draw_last_cards(self) -> None:
         """Draw the stock's last cards in turn, the turn-up last of all."""
         for seat in (self.leader, *self._others[self.leader]):
@@ -471,6 +516,8 @@ class GameState:
                 self.turn_up = -1
 
     def _end_hand(self) -> None:
+        if self.refereed:
+            self._score(referee.hand_end(self))
         self._score(self.rules.hand_scores(self))
         if self.phase == GAME_OVER:
             return
@@ -526,7 +573,7 @@ class GameState:
         decisions = 0
         while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
             decisions += 1
-            if self.phase == PLAY:
+            if self.phase == PLAY and not self.refereed:
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
                 card = cards[int(draw() * len(cards))]
@@ -548,6 +595,12 @@ class GameState:
         seat = self.to_act
         if self.phase == GAME_OVER:
             return IllegalActionError("the game is over: no action is legal", "game.target")
+        if self.phase == REMEDY:
+            choices = ", ".join(self.action_text(a) for a in self.legal_actions())
+            return IllegalActionError(
+                f"play waits for seat {seat} to choose after an irregularity: {choices}",
+                "penalties",
+            )
         if self.phase == PLAY and action.kind != Kind.PLAY:
             return IllegalActionError(
                 f"seat {seat} must play a card to the trick: only the winner of a trick may "
@@ -655,6 +708,10 @@ class GameState:
             )
         kind = WORD_KINDS[words[0].lower()]
         rest = words[1:]
+        if kind in _REFEREE_KINDS:
+            if not rest:
+                raise IllegalActionError(f"{text!r}: name the irregularity", "notation")
+            return Action(kind, (), " ".join([rest[0].lower(), *rest[1:]]))
         combo = ""
         if kind in (Kind.DECLARE, Kind.ANNOUNCE):
             if not rest:
@@ -717,6 +774,8 @@ class GameState:
         partner's table and, where the text names them, the class levels it was
         declared at: it says what the text form says.
         """
+        if action.kind in _REFEREE_KINDS:
+            return int.from_bytes(action.combo.encode(), "big") * len(Kind) + int(action.kind)
         combos = self.rules.combo_names
         code = combos.index(action.combo) + 1 if action.combo else 0
         faces = self.deck.faces
@@ -813,6 +872,7 @@ class GameState:
             "on_table",
             "levels",
             "played",
+            "won_at_exhaustion",
             "overrides",
         ):
             setattr(
@@ -862,6 +922,7 @@ class GameState:
             "levels": list(self.levels),
             "pending": [[[combo, list(cards)] for combo, cards in p] for p in self.pending],
             "played": list(self.played),
+            "won_at_exhaustion": list(self.won_at_exhaustion),
             "hand_points": list(self.hand_points),
             "trick": list(self.trick),
             "trick_seats": list(self.trick_seats),
@@ -978,6 +1039,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
             "hand_points",
             "levels",
             "played",
+            "won_at_exhaustion",
             "trick",
             "trick_seats",
             "stock",
@@ -999,6 +1061,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         state.extra = _json_copy(data["extra"])
         state.side_of = rules.side_of
         state.trick_order = tuple(data["trick_order"])
+        state.refereed = referee.KEY in state.extra
         state.hands = [list(h) for h in data["hands"]]
         state.held = [sum(1 << c for c in hand) for hand in state.hands]
         state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)
