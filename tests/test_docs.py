@@ -77,4 +77,4 @@ def test_readme_notation_examples_parse_in_a_game() -> None:
         assert words[0] in {"play", "declare", "announce", "exchange", "show"}
         # every card token reads as a card of the pack
         for token in words[2 if words[0] in {"declare", "announce"} else 1 :]:
-            game.deck.parse_face(token.partition("*")[0])
+            game.deck.parse_face(token.partition("*")[0].partition("@")[0])
