@@ -444,8 +444,9 @@ class GameState:
         if self.rules.next_declarer is None:
             self._draw()
             return
-        history = self.history
-        declared = len(history) > 1 and history[-2].kind not in (_PLAY, _END_TURN)
+        # Did he do anything in his turn?  Look behind reports and claims of the referee.
+        before = (a for a in reversed(self.history[:-1]) if a.kind not in _REFEREE_KINDS)
+        declared = next(before, END_TURN).kind not in (_PLAY, _END_TURN)
         self.turn = _NO_TURN
         self._offer_turn(self._next_declarer(self.to_act, declared))
 
@@ -1039,7 +1040,6 @@ def from_json(data: Mapping[str, Any]) -> GameState:
             "hand_points",
             "levels",
             "played",
-            "won_at_exhaustion",
             "trick",
             "trick_seats",
             "stock",
@@ -1060,8 +1060,10 @@ def from_json(data: Mapping[str, Any]) -> GameState:
             setattr(state, name, data[name])
         state.extra = _json_copy(data["extra"])
         state.side_of = rules.side_of
-        state.trick_order = tuple(data["trick_order"])
+        default_order = _orders(_others(rules.players))[data["leader"]]
+        state.trick_order = tuple(data.get("trick_order") or default_order)
         state.refereed = referee.KEY in state.extra
+        state.won_at_exhaustion = list(data.get("won_at_exhaustion", [0] * rules.players))
         state.hands = [list(h) for h in data["hands"]]
         state.held = [sum(1 << c for c in hand) for hand in state.hands]
         state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)
