@@ -49,7 +49,9 @@ report                             when, what happens, what may be claimed
                                    (``take_back``); points if the table gives any (P11)
 ``revoke SEAT``                    in the end-game, SEAT's next card breaks the duties; at the
                                    hand's end his end-game tricks (all, or from the revoke on)
-                                   go to his adversary, with their brisques and last trick (P12)
+                                   go to his adversary, with their brisques and last trick
+                                   (P12); with more than two cards a trick, to the next
+                                   opponent on his left (A27)
 =================================  ============================================================
 """
 
@@ -145,8 +147,7 @@ def on_play(state: GameState, seat: int, card: int) -> None:
         start = (
             state.won_at_exhaustion[seat] if rule == "all_endgame_tricks" else len(state.won[seat])
         )
-        adversary = next(s for s in state.trick_order if s != seat)
-        notes["revokes"].append([seat, adversary, start])
+        notes["revokes"].append([seat, _adversary(state, seat), start])
     led = notes["led_out"]
     if led is not None and len(state.trick) + 1 == len(state.trick_order):
         notes["led_out"] = None  # every other player has played to it: it stands
@@ -472,8 +473,6 @@ def _revoke(state: GameState, name: str, args: list[str]) -> None:
     seat = _one_seat(state, name, args)
     if state.stock_left() or state.phase != "play" or not state.trick or seat != state.to_act:
         raise _fail(name, "only in the end-game, by the player about to play to a trick")
-    if len(state.trick_order) != 2:
-        raise _fail(name, "the sources forfeit the tricks to one adversary: two-card tricks only")
     legal = set(state.rules.legal_plays(state, seat, state.hands[seat]))
     if all(c in legal for c in state.hands[seat]):
         raise _fail(name, f"seat {seat} cannot revoke: every card he holds is a legal play")
@@ -559,6 +558,19 @@ _REPORTS = {
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _adversary(state: GameState, seat: int) -> int:
+    """Who gains a revoker's tricks.
+
+    His opponent in a two-card trick (two hands, S0's duels); with more cards a
+    trick the next player of another side on his left (A27's reading).
+    """
+    if len(state.trick_order) == 2:
+        return next(s for s in state.trick_order if s != seat)
+    return next(
+        other for other in state._others[seat] if state.side_of[other] != state.side_of[seat]
+    )
 
 
 def _eldest(state: GameState) -> int:

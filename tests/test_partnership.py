@@ -254,3 +254,14 @@ def test_random_partnership_games_conform(variant: str) -> None:
 def test_random_four_hand_tricks_mode_conforms() -> None:
     rules = ruleset_for("four-hand", {"endgame": {"mode": "tricks"}})
     assert random_conformance(rules, hands=300, seed=5) >= 300
+
+
+def test_a_claim_in_the_winners_turn_is_not_a_declaration_bicycle() -> None:
+    game = partners_game(LEADER, PARTNER, "four-hand-partners-bicycle")
+    seat_1_wins_with_ace_of_trumps(game)
+    # Seat 2 draws before the winner; seat 1 claims the points, then passes without declaring.
+    play_out(game, ["irregular drew_out_of_turn 2", "claim drew_out_of_turn add 1", "draw"])
+    assert game.phase == "turn" and game.to_act == 3
+    play_out(game, ["declare marriage KD QD", "draw"])
+    assert game.scores == [0, 10 + 20 + 20]
+    assert [len(h) for h in game.hands] == [8, 8, 8, 8]

@@ -332,6 +332,21 @@ def test_a_revoke_forfeits_every_end_game_trick_s0(seed: int) -> None:
     assert forfeits == ([(offender, -won), (1 - offender, won)] if won else [])
 
 
+@pytest.mark.parametrize(
+    ("variant", "seed"), [("three-hand", 1), ("four-hand-partners-bicycle", 2)]
+)
+def test_with_more_cards_a_trick_the_next_opponent_gains_the_tricks(
+    variant: str, seed: int
+) -> None:
+    state, offender, start, _ = revoke_at_chance(variant, seed)
+    finish_hand(state, seed)
+    hand = [e for e, h in zip(state.events, state.event_hands, strict=True) if h == 0]
+    won = sum(e.points for e in hand[start:] if e.player == offender and e.rule == "brisques")
+    forfeits = [(e.player, e.points) for e in hand if e.rule == "penalties.revoke"]
+    gainer = (offender + 1) % state.players
+    assert won and forfeits == [(offender, -won), (gainer, won)]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_revoke_forfeits_the_remaining_tricks_s4(seed: int) -> None:
     state, offender, _, before = revoke_at_chance("modern-article", seed, chance=6)
