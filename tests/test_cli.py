@@ -16,6 +16,7 @@ import pytest
 from bezique.cli import main
 from bezique.game import GameState, new_game
 from bezique.record import hand_summaries, load_record, record_of, replay
+from bezique.testing import play_out, scenario
 
 FILE_LINE_COL = re.compile(r"^.+:\d+:\d+: \S")
 
@@ -334,3 +335,59 @@ def test_python_m_bezique_variants(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert any(line.startswith("ordinary ") for line in done.stdout.splitlines())
     assert done.stderr == ""
+
+
+# --------------------------------------------------------------------------- real games
+
+
+def refereed_record() -> dict[str, Any]:
+    """A stacked two-hand game where seat 0 is found with nine cards and pays 200."""
+    dealer = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
+    eldest = ["AH", "AH", "9S", "9S", "JC", "TC", "TD", "8D"]
+    state = scenario("ordinary", hands=[dealer, eldest], turn_up="9H", stock=["KS", "QD", "JS"])
+    play_out(state, ["play AH", "play 7C", "irregular nine_cards 0", "claim nine_cards deduct"])
+    return record_of(state)
+
+
+def test_replay_a_real_game_with_a_penalty(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(refereed_record()), encoding="utf-8")
+    status, out, _ = run(capsys, "replay", str(path))
+    assert status == 0
+    assert "hand 0: seat 0: -200, seat 1: 10" in out
+
+
+def test_replay_refuses_a_late_claim_with_its_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    data = refereed_record()
+    data["actions"][3:] = ["play AH", "claim nine_cards deduct"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    status, out, err = run(capsys, "replay", str(path))
+    assert status == 1 and out == ""
+    assert err.startswith(f"bezique: {path}: action 4 ('claim nine_cards deduct', seat ")
+    assert "no such claim is open now" in err
+
+
+def test_validate_a_bad_penalty_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "club.yaml"
+    path.write_text(
+        "name: club\nextends: ordinary\nsummary: Club.\npenalties:\n  award: fine\n"
+        "  nine_cards: -100\n",
+        encoding="utf-8",
+    )
+    status, _, err = run(capsys, "validate", str(path))
+    assert status == 1
+    lines = err.splitlines()
+    assert lines[0].startswith(f"{path}:5:10: penalties.award: ")
+    assert "injured_chooses" in lines[0]
+    assert lines[1].startswith(f"{path}:6:15: penalties.nine_cards: ")
+
+
+def test_simulate_partnerships_reports_per_side(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "simulate", "--variant", "four-hand-partners", "--games", "1")
+    assert status == 0
+    assert re.search(r"wins by seat: 0\+2: \d, 1\+3: \d", out)
