@@ -30,18 +30,18 @@ SPADES, DIAMONDS = 0, 2
 QS, JD = SPADES * 8 + QUEEN, DIAMONDS * 8 + KNAVE
 MARRIAGES, BEZIQUES, QUARTETS = 0, 1, 2
 QUARTET_POINTS = {ACE: 100, KING: 80, QUEEN: 60, KNAVE: 40}
+Form = tuple[int, int, int, int, tuple[int, ...]]
+"""A combination's form in a hand: (points, class, level, name index, cards)."""
 
 
-def combinations_in(
-    hand: list[int], trump: int
-) -> list[tuple[int, int, int, int, tuple[int, ...]]]:
+def combinations_in(hand: list[int], trump: int) -> list[Form]:
     """Every form in the hand: (points, class, level, name index, cards)."""
     by_face: dict[int, list[int]] = {}
     ranks = [0] * 8
     for card in hand:
         by_face.setdefault(card & 31, []).append(card)
         ranks[card & 7] += 1
-    forms: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+    forms: list[Form] = []
     if ranks[KING] and ranks[QUEEN]:
         for suit in range(4):
             kings, queens = by_face.get(suit * 8 + KING), by_face.get(suit * 8 + QUEEN)
@@ -61,9 +61,11 @@ def combinations_in(
 
 def marriages(
     by_face: dict[int, list[int]], suit: int, kings: list[int], queens: list[int], trump: bool
-) -> list[tuple[int, int, int, int, tuple[int, ...]]]:
+) -> list[Form]:
     """The marriages of a suit and, in trumps, the sequences."""
-    forms = [(40 if trump else 20, MARRIAGES, 1, 0, (k, q)) for k in kings for q in queens]
+    forms: list[Form] = [
+        (40 if trump else 20, MARRIAGES, 1, 0, (k, q)) for k in kings for q in queens
+    ]
     others = [by_face.get(suit * 8 + r) for r in (ACE, TEN, KNAVE)] if trump else []
     if others and all(others):
         forms.extend(
