@@ -58,10 +58,27 @@ class Combination(NamedTuple):
     """Cards declared after the same trick in a lower combination of its class may complete it."""
 
 
-CountTest = tuple[Combination, int, int, int, int, int]
-"""(combination, its cards, cards of one kind, how many, cards of another, how many)."""
-QuickTests = tuple[list[tuple[int, Combination]], list[CountTest]]
-"""Face masks of same-suit forms; counting tests of same-rank and bezique forms."""
+CountTest = tuple[int, int, int, int, int, Combination]
+"""(cards of one kind, how many, cards of another, how many, all its cards, combination)."""
+
+
+class QuickTests(NamedTuple):
+    """Cheap first tests, for one trump suit, of what a trick's winner might declare."""
+
+    gap: int
+    keys: int
+    """Every form of a same-suit combination holds a face of ``keys`` and the face ``gap``
+    above it: no such pair in hand, no same-suit form (see :func:`_pair_test`)."""
+    forms: list[tuple[int, Combination]]
+    """(face mask, combination): a form of the same-suit combination needs every face."""
+    counted: list[CountTest]
+    """Counting tests of same-rank and bezique combinations (see :meth:`Tables._counted`)."""
+    sevens: int
+    """Bit ``1 << card`` for each seven of trumps that may be exchanged or shown."""
+
+
+_MEMO_LIMIT = 1 << 16
+"""Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
 
 
 class Tables:
@@ -100,13 +117,35 @@ class Tables:
         )
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         """For each card, whether it is a brisque."""
+        self.brisque_events: dict[tuple[int, ...], tuple[ScoreEvent, ...]] = {}
+        """Memo of :meth:`brisques_won`, by winner and trick."""
         self.target: int = data["game"]["target"]
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
         self.face_mask = (1 << deck.faces) - 1
+        self.fold = deck.faces if self.packs == 2 else 0
+        """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
         self.by_name: dict[int, dict[str, Combination]] = {}
+
+    def brisques_won(self, winner: int, cards: Sequence[int]) -> tuple[ScoreEvent, ...]:
+        """Return the score of the brisques in the trick ``cards`` won by ``winner``, if any.
+
+        Remembered per winner and trick (a two-hand game has a few thousand).
+        """
+        key = (winner, *cards)
+        found = self.brisque_events.get(key)
+        if found is None:
+            brisques = [c for c in cards if self.brisque[c]]
+            found = ()
+            if brisques:
+                detail = " ".join([self.deck.card_texts[c] for c in brisques])
+                points = self.brisque_points * len(brisques)
+                found = (ScoreEvent(winner, points, "brisques", detail),)
+            if len(self.brisque_events) < _MEMO_LIMIT:
+                self.brisque_events[key] = found
+        return found
 
     def combinations(self, state: GameState) -> list[Combination]:
         """Return the combination table compiled for the current trump suit."""
@@ -123,18 +162,23 @@ class Tables:
         A list of (face mask, combination): a form of the combination needs every
         face of the mask; and, for same-rank and bezique combinations, the masks
         of :meth:`_counted`.  A combination that passes neither cannot be declared.
+        And the sevens of trumps that :func:`seven_actions` looks for.
         """
         tests = self.tests_by_trump.get(state.trump)
         if tests is None:
             combos = self.combinations(state)
-            groups = [
+            forms = [
                 (mask, c)
                 for c in combos
                 if not c.rank_faces and not c.pairs
                 for mask in _form_masks(c)
             ]
             counted = [self._counted(c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
-            tests = (groups, counted)
+            sevens = 0
+            if self.sevens_declared and state.trump >= 0:
+                sevens = self._copies([self.deck.face(self.seven_rank, state.trump)])
+            gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
+            tests = QuickTests(gap, keys, forms, counted, sevens)
             self.tests_by_trump[state.trump] = tests
         return tests
 
@@ -142,9 +186,9 @@ class Tables:
         """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""
         if combo.rank_faces:
             cards = self._copies(combo.rank_faces)
-            return combo, cards, cards, combo.size, 0, 0
+            return cards, combo.size, 0, 0, cards, combo
         queen, knave = (self._copies([face]) for face in combo.faces)
-        return combo, queen | knave, queen, combo.pairs, knave, combo.pairs
+        return queen, combo.pairs, knave, combo.pairs, queen | knave, combo
 
     def _copies(self, faces: Sequence[int]) -> int:
         """Bit ``1 << card`` for every copy of ``faces``."""
@@ -232,6 +276,28 @@ def _form_masks(combo: Combination) -> tuple[int, ...]:
     return tuple(
         sum(1 << f for f in combo.faces[i : i + size]) for i in range(0, len(combo.faces), size)
     )
+
+
+def _pair_test(masks: Sequence[int], faces: int) -> tuple[int, int]:
+    """Return ``(gap, keys)``: each mask holds a face of ``keys`` and the face ``gap`` above it.
+
+    Then a hand whose faces ``present`` make ``present & present >> gap & keys`` zero
+    holds no whole mask.  The smallest gap that every mask has (between king and
+    queen in bezique), keys chosen so that masks share them; ``(0, all faces)``
+    when the masks have no common gap.
+    """
+    ordered = sorted(masks, key=int.bit_count)
+    for gap in range(1, faces):
+        keys = 0
+        for mask in ordered:
+            pairs = mask & mask >> gap
+            if not pairs:
+                break
+            if not pairs & keys:
+                keys |= pairs & -pairs
+        else:
+            return gap, keys
+    return 0, (1 << faces) - 1
 
 
 def _suits_for(rule: str, suits: int, trump: int, undecided: bool) -> list[int]:
@@ -365,13 +431,7 @@ def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
 def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
     """Brisques won (when scored at once), the last trick, and sevens scored on play."""
     t = state.rules.tables.get(_KEY) or tables(state)
-    events: list[ScoreEvent] = []
-    if t.brisques_now:
-        brisque = t.brisque
-        brisques = [c for c in cards if brisque[c]]
-        if brisques:
-            detail = " ".join([state.deck.card_texts[c] for c in brisques])
-            events.append(ScoreEvent(winner, t.brisque_points * len(brisques), "brisques", detail))
+    events = list(t.brisques_won(winner, cards)) if t.brisques_now else []
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(_sevens_played(state, t))
     if (
@@ -474,28 +534,18 @@ def turn_actions(
     if not state.stock and state.turn_up < 0:
         return []
     t = state.rules.tables.get(_KEY) or tables(state)
+    tests = t.tests_by_trump.get(state.trump) or t.quick_tests(state)
     held = state.held[player]
     pending = state.pending[player]
-    present = t.faces_of(held)
     # Cards never declared; any card counts when the rules need no new card, or may
     # score an announced combination.
     declared = state.declared_bits if declared_bits is None else declared_bits
     fresh_cards = held if not t.new_card_required or pending else held & ~declared
-    if state.turn.first_declared:  # new when the turn began (see declaration_refusal)
-        fresh_cards |= sum(1 << c for c in state.turn.first_declared)
-    fresh = t.faces_of(fresh_cards) if fresh_cards != held else present
-    actions = seven_actions(state, t, player) if present & t.seven_bits else []
-    groups, counted = t.quick_tests(state)
-    possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
-    if len(possible) > 1:  # a combination with several suits' forms may appear more than once
-        possible = list(dict.fromkeys(possible))
-    for combo, cards_mask, first, first_needed, second, second_needed in counted:
-        if (
-            fresh_cards & cards_mask
-            and (held & first).bit_count() >= first_needed
-            and (held & second).bit_count() >= second_needed
-        ):
-            possible.append(combo)
+    first_declared = state.turn.first_declared
+    if first_declared:  # new when the turn began (see declaration_refusal)
+        fresh_cards |= sum(1 << c for c in first_declared)
+    possible = _possible(t, tests, held, fresh_cards)
+    actions = seven_actions(state, t, player) if held & tests.sevens else []
     if not possible and not pending:
         return actions
     kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
@@ -503,6 +553,35 @@ def turn_actions(
     for combo, cards in legal:
         actions.append(Action(kind, cards, combo.name))
     return actions
+
+
+def _possible(t: Tables, tests: QuickTests, held: int, fresh_cards: int) -> list[Combination]:
+    """The combinations whose quick tests ``held`` passes with a card of ``fresh_cards``.
+
+    The others cannot be declared; these are worth enumerating.  In table order,
+    same-suit combinations first.
+    """
+    fold = t.fold
+    if fold:
+        mask = t.face_mask
+        present = (held | held >> fold) & mask
+        fresh = present if fresh_cards == held else (fresh_cards | fresh_cards >> fold) & mask
+    else:
+        present = t.faces_of(held)
+        fresh = present if fresh_cards == held else t.faces_of(fresh_cards)
+    possible: list[Combination] = []
+    if present & present >> tests.gap & tests.keys:
+        for face_mask, combo in tests.forms:
+            if present & face_mask == face_mask and fresh & face_mask and combo not in possible:
+                possible.append(combo)  # a combination may have several suits' forms
+    for first, first_needed, second, second_needed, cards_mask, combo in tests.counted:
+        if (
+            (held & first).bit_count() >= first_needed
+            and (not second or (held & second).bit_count() >= second_needed)
+            and fresh_cards & cards_mask
+        ):
+            possible.append(combo)
+    return possible
 
 
 def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
