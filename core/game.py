@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -440,9 +441,9 @@ class GameState:
             return
         scores = self.scores
         hand_points = self.hand_points
-        for event in events:
-            scores[event.player] += event.points
-            hand_points[event.player] += event.points
+        for player, points, _, _ in events:
+            scores[player] += points
+            hand_points[player] += points
         self.events.extend(events)
         self.event_hands.extend([self.hand_no] * len(events))
         if max(scores) >= self.rules.target:
@@ -469,16 +470,17 @@ class GameState:
         :meth:`legal_actions` would, so replaying :attr:`history` through
         :meth:`apply` rebuilds this very state.  Return the number of decisions.
         """
-        stop = None if hands is None else self.hand_no + hands
+        stop = sys.maxsize if hands is None else self.hand_no + hands
         legal_plays = self.rules.legal_plays
         plays = self._play_actions
         history = self.history
         draw = rng.random
         twins = self.deck.twins
+        play = self._play
         decisions = 0
-        while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
-            decisions += 1
-            if self.phase == PLAY:
+        while self.hand_no < stop:
+            phase = self.phase
+            if phase == PLAY:
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
                 card = cards[int(draw() * len(cards))]
@@ -487,10 +489,13 @@ class GameState:
                     card = next(c for c in cards if self.card_key[c] == key)
                 history.append(plays[card])
                 self._legal = None
-                self._play(card)
+                play(card)
+            elif phase == GAME_OVER:
+                break
             else:
                 legal = self.legal_actions()
                 self.apply(legal[int(draw() * len(legal))])
+            decisions += 1
         return decisions
 
     # ------------------------------------------------------------------ refusals
