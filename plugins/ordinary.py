@@ -58,13 +58,16 @@ class Combination(NamedTuple):
     """Cards declared after the same trick in a lower combination of its class may complete it."""
 
 
-CountTest = tuple[int, int, int, int, int, Combination]
-"""(cards of one kind, how many, cards of another, how many, all its cards, combination)."""
+CountTest = tuple[int, int, int, Combination]
+"""(cards of one kind, how many, cards of a second kind needed as many times or 0, combination)."""
 
 
 class QuickTests(NamedTuple):
     """Cheap first tests, for one trump suit, of what a trick's winner might declare."""
 
+    fold: int
+    """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
+    face_mask: int
     gap: int
     keys: int
     """Every form of a same-suit combination holds a face of ``keys`` and the face ``gap``
@@ -75,6 +78,36 @@ class QuickTests(NamedTuple):
     """Counting tests of same-rank and bezique combinations (see :meth:`Tables._counted`)."""
     sevens: int
     """Bit ``1 << card`` for each seven of trumps that may be exchanged or shown."""
+    faces_of: Callable[[int], int]
+    """:meth:`Tables.faces_of`."""
+
+    def possible(self, held: int, fresh_cards: int) -> list[Combination]:
+        """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
+
+        The others cannot be declared; these are worth enumerating.  In table
+        order, same-suit combinations first.
+        """
+        fold = self.fold
+        present = (held | held >> fold) & self.face_mask if fold else self.faces_of(held)
+        possible: list[Combination] = []
+        if present & present >> self.gap & self.keys:
+            if fresh_cards == held:
+                fresh = present
+            elif fold:
+                fresh = (fresh_cards | fresh_cards >> fold) & self.face_mask
+            else:
+                fresh = self.faces_of(fresh_cards)
+            for mask, combo in self.forms:
+                if present & mask == mask and fresh & mask and combo not in possible:
+                    possible.append(combo)  # a combination may have several suits' forms
+        for cards, needed, others, combo in self.counted:
+            if (
+                (held & cards).bit_count() >= needed
+                and (not others or (held & others).bit_count() >= needed)
+                and fresh_cards & (cards | others)
+            ):
+                possible.append(combo)
+        return possible
 
 
 _MEMO_LIMIT = 1 << 16
@@ -178,17 +211,18 @@ class Tables:
             if self.sevens_declared and state.trump >= 0:
                 sevens = self._copies([self.deck.face(self.seven_rank, state.trump)])
             gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
-            tests = QuickTests(gap, keys, forms, counted, sevens)
+            tests = QuickTests(
+                self.fold, self.face_mask, gap, keys, forms, counted, sevens, self.faces_of
+            )
             self.tests_by_trump[state.trump] = tests
         return tests
 
     def _counted(self, combo: Combination) -> CountTest:
         """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""
         if combo.rank_faces:
-            cards = self._copies(combo.rank_faces)
-            return cards, combo.size, 0, 0, cards, combo
+            return self._copies(combo.rank_faces), combo.size, 0, combo
         queen, knave = (self._copies([face]) for face in combo.faces)
-        return queen, combo.pairs, knave, combo.pairs, queen | knave, combo
+        return queen, combo.pairs, knave, combo
 
     def _copies(self, faces: Sequence[int]) -> int:
         """Bit ``1 << card`` for every copy of ``faces``."""
@@ -544,7 +578,7 @@ def turn_actions(
     first_declared = state.turn.first_declared
     if first_declared:  # new when the turn began (see declaration_refusal)
         fresh_cards |= sum(1 << c for c in first_declared)
-    possible = _possible(t, tests, held, fresh_cards)
+    possible = tests.possible(held, fresh_cards)
     actions = seven_actions(state, t, player) if held & tests.sevens else []
     if not possible and not pending:
         return actions
@@ -553,35 +587,6 @@ def turn_actions(
     for combo, cards in legal:
         actions.append(Action(kind, cards, combo.name))
     return actions
-
-
-def _possible(t: Tables, tests: QuickTests, held: int, fresh_cards: int) -> list[Combination]:
-    """The combinations whose quick tests ``held`` passes with a card of ``fresh_cards``.
-
-    The others cannot be declared; these are worth enumerating.  In table order,
-    same-suit combinations first.
-    """
-    fold = t.fold
-    if fold:
-        mask = t.face_mask
-        present = (held | held >> fold) & mask
-        fresh = present if fresh_cards == held else (fresh_cards | fresh_cards >> fold) & mask
-    else:
-        present = t.faces_of(held)
-        fresh = present if fresh_cards == held else t.faces_of(fresh_cards)
-    possible: list[Combination] = []
-    if present & present >> tests.gap & tests.keys:
-        for face_mask, combo in tests.forms:
-            if present & face_mask == face_mask and fresh & face_mask and combo not in possible:
-                possible.append(combo)  # a combination may have several suits' forms
-    for first, first_needed, second, second_needed, cards_mask, combo in tests.counted:
-        if (
-            (held & first).bit_count() >= first_needed
-            and (not second or (held & second).bit_count() >= second_needed)
-            and fresh_cards & cards_mask
-        ):
-            possible.append(combo)
-    return possible
 
 
 def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
@@ -635,7 +640,10 @@ def _candidates(
     """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
     if combos:
-        groups = _groups(state, hand, table_cards_apart)
+        faces = 0
+        for combo in combos:
+            faces |= combo.mask
+        groups = _groups(state, hand, table_cards_apart, faces)
         for combo in combos:
             yield from combination_forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
@@ -649,11 +657,12 @@ def _candidates(
 
 
 def _groups(
-    state: GameState, hand: list[int], table_cards_apart: bool = False
+    state: GameState, hand: list[int], table_cards_apart: bool = False, faces: int = -1
 ) -> dict[int, dict[int, list[int]]]:
     """Group a hand: face -> key of interchangeable copies -> those cards, in hand order.
 
-    With ``table_cards_apart`` every card on the table is a group of its own.
+    With ``table_cards_apart`` every card on the table is a group of its own.  Only
+    the faces with a bit ``1 << face`` in ``faces`` are grouped (default: all).
     """
     groups: dict[int, dict[int, list[int]]] = {}
     face_of = state.deck.card_face
@@ -661,8 +670,10 @@ def _groups(
     apart = state.on_table if table_cards_apart else None
     size = state.deck.size
     for card in hand:
-        key = size + card if apart is not None and apart[card] else card_key[card]
-        groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
+        face = face_of[card]
+        if faces >> face & 1:
+            key = size + card if apart is not None and apart[card] else card_key[card]
+            groups.setdefault(face, {}).setdefault(key, []).append(card)
     return groups
 
 
@@ -684,11 +695,14 @@ def combination_forms(
     else:
         per_suit = combo.size
         for start in range(0, len(combo.faces), per_suit):
-            faces = combo.faces[start : start + per_suit]
-            if not all(f in groups for f in faces):
-                continue
-            for picks in product(*(list(groups[f].values()) for f in faces)):
-                yield combo, tuple(sorted(cards[0] for cards in picks))
+            copies = []
+            for face in combo.faces[start : start + per_suit]:
+                if face not in groups:
+                    break
+                copies.append(list(groups[face].values()))
+            else:
+                for picks in product(*copies):
+                    yield combo, tuple(sorted([cards[0] for cards in picks]))
 
 
 def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]) -> bool:
