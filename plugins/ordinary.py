@@ -353,7 +353,10 @@ _KEY = __name__
 
 def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
-    return state.rules.compiled(_KEY, lambda: Tables(state))
+    found: Tables | None = state.rules.tables.get(_KEY)
+    if found is None:
+        found = state.rules.compiled(_KEY, lambda: Tables(state))
+    return found
 
 
 # ---------------------------------------------------------------------- the deal
@@ -465,7 +468,13 @@ def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
 def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
     """Brisques won (when scored at once), the last trick, and sevens scored on play."""
     t = state.rules.tables.get(_KEY) or tables(state)
-    events = list(t.brisques_won(winner, cards)) if t.brisques_now else []
+    events: list[ScoreEvent] = []
+    if t.brisques_now:
+        brisques = t.brisque_events.get((winner, *cards))
+        if brisques is None:
+            brisques = t.brisques_won(winner, cards)
+        if brisques:
+            events.extend(brisques)
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(_sevens_played(state, t))
     if (
