@@ -196,8 +196,7 @@ class GameState:
         if self.hand_no < len(self.decks):
             order = list(self.decks[self.hand_no])
         else:
-            order = list(range(self.deck.size))
-            self.rng.shuffle(order)
+            order = self.deck.shuffled(self.rng)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.on_table = [False] * self.deck.size
