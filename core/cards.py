@@ -16,6 +16,7 @@ and used by :meth:`Deck.display`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -126,6 +127,26 @@ class Deck:
         missing = [self.face_text(f) for f in range(self.faces) if seen[f] != self.packs]
         if missing:
             raise CardError(f"the deck must hold every card {self.packs} times; short of {missing}")
+        return order
+
+    def shuffled(self, rng: random.Random) -> list[int]:
+        """Return the deck's cards in an order shuffled by ``rng``.
+
+        Exactly ``rng.shuffle(list(range(size)))``, as CPython's ``random``
+        writes it (each swap draws ``getrandbits`` until below ``i + 1``), without
+        a Python call per card; any other generator class is asked to shuffle.
+        """
+        order = list(range(self.size))
+        if type(rng) is not random.Random:
+            rng.shuffle(order)
+            return order
+        getrandbits = rng.getrandbits
+        for i in reversed(range(1, self.size)):
+            bits = (i + 1).bit_length()
+            j = getrandbits(bits)
+            while j > i:
+                j = getrandbits(bits)
+            order[i], order[j] = order[j], order[i]
         return order
 
     def parse_order(self, texts: Sequence[str]) -> list[int]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -206,8 +207,7 @@ class GameState:
         if self.hand_no < len(self.decks) and not shuffle:
             order = list(self.decks[self.hand_no])
         else:
-            order = list(range(self.deck.size))
-            self.rng.shuffle(order)
+            order = self.deck.shuffled(self.rng)
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.won: list[list[int]] = [[] for _ in range(n)]
         self.on_table = [False] * self.deck.size
@@ -535,10 +535,10 @@ class GameState:
         scores = self.scores
         hand_points = self.hand_points
         side_of = self.side_of
-        for event in events:
-            side = side_of[event.player]
-            scores[side] += event.points
-            hand_points[side] += event.points
+        for player, points, _, _ in events:
+            side = side_of[player]
+            scores[side] += points
+            hand_points[side] += points
         self.events.extend(events)
         self.event_hands.extend([self.hand_no] * len(events))
         if max(scores) >= self.rules.target:
@@ -565,16 +565,17 @@ class GameState:
         :meth:`legal_actions` would, so replaying :attr:`history` through
         :meth:`apply` rebuilds this very state.  Return the number of decisions.
         """
-        stop = None if hands is None else self.hand_no + hands
+        stop = sys.maxsize if hands is None else self.hand_no + hands
         legal_plays = self.rules.legal_plays
         plays = self._play_actions
         history = self.history
         draw = rng.random
         twins = self.deck.twins
+        play = self._play
         decisions = 0
-        while self.phase != GAME_OVER and (stop is None or self.hand_no < stop):
-            decisions += 1
-            if self.phase == PLAY and not self.refereed:
+        while self.hand_no < stop:
+            phase = self.phase
+            if phase == PLAY and not self.refereed:
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
                 card = cards[int(draw() * len(cards))]
@@ -583,10 +584,13 @@ class GameState:
                     card = next(c for c in cards if self.card_key[c] == key)
                 history.append(plays[card])
                 self._legal = None
-                self._play(card)
+                play(card)
+            elif phase == GAME_OVER:
+                break
             else:
                 legal = self.legal_actions()
                 self.apply(legal[int(draw() * len(legal))])
+            decisions += 1
         return decisions
 
     # ------------------------------------------------------------------ refusals

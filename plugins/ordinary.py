@@ -58,10 +58,60 @@ class Combination(NamedTuple):
     """Cards declared after the same trick in a lower combination of its class may complete it."""
 
 
-CountTest = tuple[Combination, int, int, int, int, int]
-"""(combination, its cards, cards of one kind, how many, cards of another, how many)."""
-QuickTests = tuple[list[tuple[int, Combination]], list[CountTest]]
-"""Face masks of same-suit forms; counting tests of same-rank and bezique forms."""
+CountTest = tuple[int, int, int, Combination]
+"""(cards of one kind, how many, cards of a second kind needed as many times or 0, combination)."""
+
+
+class QuickTests(NamedTuple):
+    """Cheap first tests, for one trump suit, of what a trick's winner might declare."""
+
+    fold: int
+    """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
+    face_mask: int
+    gap: int
+    keys: int
+    """Every form of a same-suit combination holds a face of ``keys`` and the face ``gap``
+    above it: no such pair in hand, no same-suit form (see :func:`_pair_test`)."""
+    forms: list[tuple[int, Combination]]
+    """(face mask, combination): a form of the same-suit combination needs every face."""
+    counted: list[CountTest]
+    """Counting tests of same-rank and bezique combinations (see :meth:`Tables._counted`)."""
+    sevens: int
+    """Bit ``1 << card`` for each seven of trumps that may be exchanged or shown."""
+    faces_of: Callable[[int], int]
+    """:meth:`Tables.faces_of`."""
+
+    def possible(self, held: int, fresh_cards: int) -> list[Combination]:
+        """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
+
+        The others cannot be declared; these are worth enumerating.  In table
+        order, same-suit combinations first.
+        """
+        fold = self.fold
+        present = (held | held >> fold) & self.face_mask if fold else self.faces_of(held)
+        possible: list[Combination] = []
+        if present & present >> self.gap & self.keys:
+            if fresh_cards == held:
+                fresh = present
+            elif fold:
+                fresh = (fresh_cards | fresh_cards >> fold) & self.face_mask
+            else:
+                fresh = self.faces_of(fresh_cards)
+            for mask, combo in self.forms:
+                if present & mask == mask and fresh & mask and combo not in possible:
+                    possible.append(combo)  # a combination may have several suits' forms
+        for cards, needed, others, combo in self.counted:
+            if (
+                (held & cards).bit_count() >= needed
+                and (not others or (held & others).bit_count() >= needed)
+                and fresh_cards & (cards | others)
+            ):
+                possible.append(combo)
+        return possible
+
+
+_MEMO_LIMIT = 1 << 16
+"""Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
 
 
 class Tables:
@@ -100,13 +150,35 @@ class Tables:
         )
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         """For each card, whether it is a brisque."""
+        self.brisque_events: dict[tuple[int, ...], tuple[ScoreEvent, ...]] = {}
+        """Memo of :meth:`brisques_won`, by winner and trick."""
         self.target: int = data["game"]["target"]
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
         self.face_mask = (1 << deck.faces) - 1
+        self.fold = deck.faces if self.packs == 2 else 0
+        """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
         self.by_name: dict[int, dict[str, Combination]] = {}
+
+    def brisques_won(self, winner: int, cards: Sequence[int]) -> tuple[ScoreEvent, ...]:
+        """Return the score of the brisques in the trick ``cards`` won by ``winner``, if any.
+
+        Remembered per winner and trick (a two-hand game has a few thousand).
+        """
+        key = (winner, *cards)
+        found = self.brisque_events.get(key)
+        if found is None:
+            brisques = [c for c in cards if self.brisque[c]]
+            found = ()
+            if brisques:
+                detail = " ".join([self.deck.card_texts[c] for c in brisques])
+                points = self.brisque_points * len(brisques)
+                found = (ScoreEvent(winner, points, "brisques", detail),)
+            if len(self.brisque_events) < _MEMO_LIMIT:
+                self.brisque_events[key] = found
+        return found
 
     def combinations(self, state: GameState) -> list[Combination]:
         """Return the combination table compiled for the current trump suit."""
@@ -123,28 +195,34 @@ class Tables:
         A list of (face mask, combination): a form of the combination needs every
         face of the mask; and, for same-rank and bezique combinations, the masks
         of :meth:`_counted`.  A combination that passes neither cannot be declared.
+        And the sevens of trumps that :func:`seven_actions` looks for.
         """
         tests = self.tests_by_trump.get(state.trump)
         if tests is None:
             combos = self.combinations(state)
-            groups = [
+            forms = [
                 (mask, c)
                 for c in combos
                 if not c.rank_faces and not c.pairs
                 for mask in _form_masks(c)
             ]
             counted = [self._counted(c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
-            tests = (groups, counted)
+            sevens = 0
+            if self.sevens_declared and state.trump >= 0:
+                sevens = self._copies([self.deck.face(self.seven_rank, state.trump)])
+            gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
+            tests = QuickTests(
+                self.fold, self.face_mask, gap, keys, forms, counted, sevens, self.faces_of
+            )
             self.tests_by_trump[state.trump] = tests
         return tests
 
     def _counted(self, combo: Combination) -> CountTest:
         """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""
         if combo.rank_faces:
-            cards = self._copies(combo.rank_faces)
-            return combo, cards, cards, combo.size, 0, 0
+            return self._copies(combo.rank_faces), combo.size, 0, combo
         queen, knave = (self._copies([face]) for face in combo.faces)
-        return combo, queen | knave, queen, combo.pairs, knave, combo.pairs
+        return queen, combo.pairs, knave, combo
 
     def _copies(self, faces: Sequence[int]) -> int:
         """Bit ``1 << card`` for every copy of ``faces``."""
@@ -234,6 +312,28 @@ def _form_masks(combo: Combination) -> tuple[int, ...]:
     )
 
 
+def _pair_test(masks: Sequence[int], faces: int) -> tuple[int, int]:
+    """Return ``(gap, keys)``: each mask holds a face of ``keys`` and the face ``gap`` above it.
+
+    Then a hand whose faces ``present`` make ``present & present >> gap & keys`` zero
+    holds no whole mask.  The smallest gap that every mask has (between king and
+    queen in bezique), keys chosen so that masks share them; ``(0, all faces)``
+    when the masks have no common gap.
+    """
+    ordered = sorted(masks, key=int.bit_count)
+    for gap in range(1, faces):
+        keys = 0
+        for mask in ordered:
+            pairs = mask & mask >> gap
+            if not pairs:
+                break
+            if not pairs & keys:
+                keys |= pairs & -pairs
+        else:
+            return gap, keys
+    return 0, (1 << faces) - 1
+
+
 def _suits_for(rule: str, suits: int, trump: int, undecided: bool) -> list[int]:
     """The suits a combination can be formed in.
 
@@ -253,7 +353,10 @@ _KEY = __name__
 
 def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
-    return state.rules.compiled(_KEY, lambda: Tables(state))
+    found: Tables | None = state.rules.tables.get(_KEY)
+    if found is None:
+        found = state.rules.compiled(_KEY, lambda: Tables(state))
+    return found
 
 
 # ---------------------------------------------------------------------- the deal
@@ -367,11 +470,11 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
     t = state.rules.tables.get(_KEY) or tables(state)
     events: list[ScoreEvent] = []
     if t.brisques_now:
-        brisque = t.brisque
-        brisques = [c for c in cards if brisque[c]]
+        brisques = t.brisque_events.get((winner, *cards))
+        if brisques is None:
+            brisques = t.brisques_won(winner, cards)
         if brisques:
-            detail = " ".join([state.deck.card_texts[c] for c in brisques])
-            events.append(ScoreEvent(winner, t.brisque_points * len(brisques), "brisques", detail))
+            events.extend(brisques)
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(_sevens_played(state, t))
     if (
@@ -475,28 +578,18 @@ def turn_actions(
     if not state.stock and state.turn_up < 0:
         return []
     t = state.rules.tables.get(_KEY) or tables(state)
+    tests = t.tests_by_trump.get(state.trump) or t.quick_tests(state)
     held = state.held[player]
     pending = state.pending[player]
-    present = t.faces_of(held)
     # Cards never declared; any card counts when the rules need no new card, or may
     # score an announced combination.
     declared = state.declared_bits if declared_bits is None else declared_bits
     fresh_cards = held if not t.new_card_required or pending else held & ~declared
-    if state.turn.first_declared:  # new when the turn began (see declaration_refusal)
-        fresh_cards |= sum(1 << c for c in state.turn.first_declared)
-    fresh = t.faces_of(fresh_cards) if fresh_cards != held else present
-    actions = seven_actions(state, t, player) if present & t.seven_bits else []
-    groups, counted = t.quick_tests(state)
-    possible = [combo for mask, combo in groups if present & mask == mask and fresh & mask]
-    if len(possible) > 1:  # a combination with several suits' forms may appear more than once
-        possible = list(dict.fromkeys(possible))
-    for combo, cards_mask, first, first_needed, second, second_needed in counted:
-        if (
-            fresh_cards & cards_mask
-            and (held & first).bit_count() >= first_needed
-            and (held & second).bit_count() >= second_needed
-        ):
-            possible.append(combo)
+    first_declared = state.turn.first_declared
+    if first_declared:  # new when the turn began (see declaration_refusal)
+        fresh_cards |= sum(1 << c for c in first_declared)
+    possible = tests.possible(held, fresh_cards)
+    actions = seven_actions(state, t, player) if held & tests.sevens else []
     if not possible and not pending:
         return actions
     kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
@@ -557,7 +650,10 @@ def _candidates(
     """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
     if combos:
-        groups = copy_groups(state, hand, table_cards_apart)
+        faces = 0
+        for combo in combos:
+            faces |= combo.mask
+        groups = copy_groups(state, hand, table_cards_apart, faces)
         for combo in combos:
             yield from combination_forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
@@ -571,11 +667,12 @@ def _candidates(
 
 
 def copy_groups(
-    state: GameState, hand: list[int], table_cards_apart: bool = False
+    state: GameState, hand: list[int], table_cards_apart: bool = False, faces: int = -1
 ) -> dict[int, dict[int, list[int]]]:
     """Group a hand: face -> key of interchangeable copies -> those cards, in hand order.
 
-    With ``table_cards_apart`` every card on the table is a group of its own.
+    With ``table_cards_apart`` every card on the table is a group of its own.  Only
+    the faces with a bit ``1 << face`` in ``faces`` are grouped (default: all).
     """
     groups: dict[int, dict[int, list[int]]] = {}
     face_of = state.deck.card_face
@@ -583,8 +680,10 @@ def copy_groups(
     apart = state.on_table if table_cards_apart else None
     size = state.deck.size
     for card in hand:
-        key = size + card if apart is not None and apart[card] else card_key[card]
-        groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
+        face = face_of[card]
+        if faces >> face & 1:
+            key = size + card if apart is not None and apart[card] else card_key[card]
+            groups.setdefault(face, {}).setdefault(key, []).append(card)
     return groups
 
 
@@ -606,11 +705,14 @@ def combination_forms(
     else:
         per_suit = combo.size
         for start in range(0, len(combo.faces), per_suit):
-            faces = combo.faces[start : start + per_suit]
-            if not all(f in groups for f in faces):
-                continue
-            for picks in product(*(list(groups[f].values()) for f in faces)):
-                yield combo, tuple(sorted(cards[0] for cards in picks))
+            copies = []
+            for face in combo.faces[start : start + per_suit]:
+                if face not in groups:
+                    break
+                copies.append(list(groups[face].values()))
+            else:
+                for picks in product(*copies):
+                    yield combo, tuple(sorted([cards[0] for cards in picks]))
 
 
 def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]) -> bool:

@@ -578,3 +578,16 @@ def test_game_from_loaded_rules_with_overrides_keeps_them(how: str) -> None:
     rebuilt = replay(record_of(state))
     assert rebuilt.rules.data["game"]["target"] == 500
     assert rebuilt.to_json() == state.to_json()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**40 + 3])
+def test_deck_shuffled_is_random_shuffle(seed: int) -> None:
+    """Deck.shuffled deals exactly what random.shuffle would, so seeds keep their deals."""
+    deck = new_game("ordinary", seed=1).deck
+    for _ in range(20):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        expected = list(range(deck.size))
+        theirs.shuffle(expected)
+        assert deck.shuffled(mine) == expected
+        assert mine.getstate() == theirs.getstate()
+        seed += 1
