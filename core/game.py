@@ -397,12 +397,14 @@ class GameState:
         cards = self.trick
         rules = self.rules
         winner = self.trick_seats[rules.trick_winner(self, cards)]
-        self.won[winner].extend(cards)
+        # The trick goes to its winner, or to his adversary once he has revoked.
+        owner = referee.trick_owner(self, winner) if self.refereed else winner
+        self.won[owner].extend(cards)
         self.tricks_done += 1
         self.leader = winner
         self.to_act = winner
         # The trick stays in self.trick / self.trick_seats while it is scored.
-        events = rules.trick_scores(self, winner, cards)
+        events = rules.trick_scores(self, owner, cards)
         if events:
             self._score(events)
         self.trick = []
@@ -517,8 +519,6 @@ class GameState:
                 self.turn_up = -1
 
     def _end_hand(self) -> None:
-        if self.refereed:
-            self._score(referee.hand_end(self))
         self._score(self.rules.hand_scores(self))
         if self.phase == GAME_OVER:
             return
@@ -1067,7 +1067,12 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         default_order = _orders(_others(rules.players))[data["leader"]]
         state.trick_order = tuple(data.get("trick_order") or default_order)
         state.refereed = referee.KEY in state.extra
-        state.won_at_exhaustion = list(data.get("won_at_exhaustion", [0] * rules.players))
+        exhausted = (
+            [len(w) for w in data["won"]] if not data["stock"] and data["turn_up"] < 0 else []
+        )
+        state.won_at_exhaustion = list(
+            data.get("won_at_exhaustion") or exhausted or [0] * rules.players
+        )
         state.hands = [list(h) for h in data["hands"]]
         state.held = [sum(1 << c for c in hand) for hand in state.hands]
         state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)

@@ -32,8 +32,9 @@ report                             when, what happens, what may be claimed
 ``exposed_card CARD``              before the first card; the eldest hand chooses ``new_deal``
                                    or ``play_on`` (P04)
 ``drew_out_of_turn SEAT``          in the winner's turn, SEAT takes the top card now and skips
-                                   his draw; right after the draw, SEAT and the winner swap
-                                   what they drew; the winner may claim points (P05)
+                                   his draw, and the winner may claim points before he draws;
+                                   found out after the draw, SEAT and the winner swap what they
+                                   drew and no points are due (P05)
 ``drew_two SEAT``                  right after the draw (two hands).  The winner lifted two:
                                    the adversary takes his choice of them.  The loser lifted
                                    two: at the next draw the adversary chooses of the top two
@@ -47,16 +48,20 @@ report                             when, what happens, what may be claimed
 ``led_out_of_turn SEAT``           SEAT leads instead of the leader; until every other player
                                    has played to it the lead may be taken back
                                    (``take_back``); points if the table gives any (P11)
-``revoke SEAT``                    in the end-game, SEAT's next card breaks the duties; at the
-                                   hand's end his end-game tricks (all, or from the revoke on)
-                                   go to his adversary, with their brisques and last trick
-                                   (P12); with more than two cards a trick, to the next
-                                   opponent on his left (A27)
+``revoke SEAT``                    in the end-game, SEAT's next card breaks the duties; his
+                                   end-game tricks (all, or from the revoke on) go to his
+                                   adversary with their brisques and last trick: those won are
+                                   moved at once, those still to come are the adversary's
+                                   (P12); with more than two cards a trick, the adversary is
+                                   the next opponent on his left (A27); one revoke a hand for
+                                   the same players
 =================================  ============================================================
 """
 
 from __future__ import annotations
 
+import copy
+from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind
@@ -64,7 +69,7 @@ from bezique.cards import CardError
 from bezique.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from bezique.game import GameState, ScoreEvent
+    from bezique.game import GameState
 
 KEY = "referee"
 """Where the referee keeps its state in ``state.extra`` (reset at every deal)."""
@@ -112,14 +117,25 @@ def act(state: GameState, action: Action) -> None:
     if not words:
         raise IllegalActionError(f"'{action.combo}': name the irregularity", "notation")
     name, args = words[0], words[1:]
-    if action.kind == Kind.IRREGULAR:
-        report = _REPORTS.get(name)
-        if report is None:
-            known = ", ".join(sorted(_REPORTS))
-            raise IllegalActionError(f"{name!r} is not an irregularity; known: {known}", "notation")
-        report(state, name, args)
-    else:
-        _claim(state, name, args)
+    saved, refereed = copy.deepcopy(state.extra.get(KEY)), state.refereed
+    try:
+        if action.kind == Kind.IRREGULAR:
+            report = _REPORTS.get(name)
+            if report is None:
+                known = ", ".join(sorted(_REPORTS))
+                raise IllegalActionError(
+                    f"{name!r} is not an irregularity; known: {known}", "notation"
+                )
+            report(state, name, args)
+        else:
+            _claim(state, name, args)
+    except IllegalActionError:  # refused: the referee's notes are as they were
+        if saved is None:
+            state.extra.pop(KEY, None)
+        else:
+            state.extra[KEY] = saved
+        state.refereed = refereed
+        raise
     state.mark_changed()
 
 
@@ -140,38 +156,38 @@ def adjust_plays(state: GameState, seat: int, cards: list[int]) -> list[int]:
 def on_play(state: GameState, seat: int, card: int) -> None:
     """A card is played: points not yet claimed lapse; a revoke or a lead out of turn is noted."""
     notes = book(state)
-    notes["claims"] = [c for c in notes["claims"] if c.get("until") == "trick"]
+    notes["claims"] = [c for c in notes["claims"] if c["until"] == "trick"]
     if notes["revoking"] == seat:
         notes["revoking"] = -1
-        rule = table(state, "revoke")
-        start = (
-            state.won_at_exhaustion[seat] if rule == "all_endgame_tricks" else len(state.won[seat])
-        )
-        notes["revokes"].append([seat, _adversary(state, seat), start])
+        _forfeit(state, seat, _adversary(state, seat))
     led = notes["led_out"]
     if led is not None and len(state.trick) + 1 == len(state.trick_order):
         notes["led_out"] = None  # every other player has played to it: it stands
-        notes["claims"] = [c for c in notes["claims"] if c["name"] != "led_out_of_turn"]
+        stands = [c for c in notes["claims"] if "take_back" not in c["options"]]
+        for claim in stands:
+            claim["until"] = "card"  # its points may be claimed until the next card
+        notes["claims"] = stands
 
 
 def draw_round(state: GameState) -> bool:
     """Draw for everyone, minding skipped and extra draws; True if play waits for a choice."""
     notes = book(state)
-    notes["claims"] = [c for c in notes["claims"] if c.get("until") == "trick"]
+    notes["claims"] = [c for c in notes["claims"] if c["until"] in ("trick", "card")]
     choice = notes["choose_next_draw"]
     if choice is not None and len(state.stock) >= 2:
         top = state.stock[-2:][::-1]
         options = [f"take {state.deck.card_text(c)}" for c in top]
-        _wait(state, "drew_two", choice["chooser"], options, {"cards": top})
+        _wait(state, "drew_two", choice["chooser"], options, {"cards": top, "at_draw": True})
         return True
-    order = [state.leader, *state._others[state.leader]]
-    for seat in order:
+    notes["drew"] = []
+    for seat in [state.leader, *state._others[state.leader]]:
         if notes["skip"][seat]:
             notes["skip"][seat] -= 1
             continue
         for _ in range(1 + notes["extra"][seat]):
             _draw_one(state, seat)
         notes["extra"][seat] = 0
+        notes["drew"].append(seat)
     return False
 
 
@@ -183,30 +199,41 @@ def _draw_one(state: GameState, seat: int) -> None:
         state.turn_up = -1
 
 
-def hand_end(state: GameState) -> list[ScoreEvent]:
-    """Forfeit the end-game tricks of a revoke to the adversary, with what they scored."""
+def trick_owner(state: GameState, winner: int) -> int:
+    """Who takes a trick won by ``winner``: his adversary once he has revoked (P12)."""
+    for offender, adversary in book(state)["revokes"]:
+        if offender == winner:
+            return int(adversary)
+    return winner
+
+
+def _forfeit(state: GameState, offender: int, adversary: int) -> None:
+    """A revoke: the offender's end-game tricks go to his adversary, with their brisques.
+
+    Those he has won so far move now; those he wins from now on are the
+    adversary's (:func:`trick_owner`).  S4 (``remaining_tricks``) lets him keep
+    the tricks won before the revoke.
+    """
     from bezique.game import ScoreEvent
 
-    events: list[ScoreEvent] = []
-    data = state.rules.data
-    ranks = set(data["brisques"]["ranks"])
-    points = data["brisques"]["points"]
-    at_once = data["brisques"]["timing"] == "immediate"
-    for offender, adversary, start in book(state)["revokes"]:
-        lost = state.won[offender][start:]
-        del state.won[offender][start:]
-        state.won[adversary].extend(lost)
-        brisques = sum(state.deck.card_text(c)[0] in ranks for c in lost) * points
-        if brisques and at_once:
-            detail = f"seat {offender}'s end-game tricks go to seat {adversary}"
-            events.append(ScoreEvent(offender, -brisques, "penalties.revoke", detail))
-            events.append(ScoreEvent(adversary, brisques, "penalties.revoke", detail))
-        if state.last_trick_winner == offender and data["last_trick"]["which"] == "final":
-            bonus = data["last_trick"]["points"]
-            events.append(ScoreEvent(offender, -bonus, "penalties.revoke", "last trick"))
-            events.append(ScoreEvent(adversary, bonus, "penalties.revoke", "last trick"))
-            state.last_trick_winner = adversary
-    return events
+    book(state)["revokes"].append([offender, adversary])
+    if table(state, "revoke") != "all_endgame_tricks":
+        return
+    start = state.won_at_exhaustion[offender]
+    lost = state.won[offender][start:]
+    del state.won[offender][start:]
+    state.won[adversary].extend(lost)
+    brisques = state.rules.data["brisques"]
+    count = sum(state.deck.card_text(c)[0] in brisques["ranks"] for c in lost)
+    if count and brisques["timing"] == "immediate":
+        detail = f"seat {offender}'s end-game tricks go to seat {adversary}"
+        points = count * brisques["points"]
+        state.score(
+            [
+                ScoreEvent(offender, -points, "penalties.revoke", detail),
+                ScoreEvent(adversary, points, "penalties.revoke", detail),
+            ]
+        )
 
 
 # ---------------------------------------------------------------------- claims
@@ -261,17 +288,19 @@ def _claim(state: GameState, name: str, args: list[str]) -> None:
             "no such claim is open now: it is made before the next card is played "
             "or drawn, after the irregularity is reported",
         )
-    claim = claims[0]
     option = args[0] if args else ""
-    seat = _claimant(state, name, claim["offender"], args[1:])
+    matching = [c for c in claims if option in c["options"]]
+    if not matching:
+        options = sorted({o for c in claims for o in c["options"]})
+        raise _fail(name, f"choose one of {', '.join(options)} (penalties.award)")
+    claim = matching[0]
+    seat = _claimant(state, name, claim["offender"], option, args[1:])
+    if state.side_of[seat] == state.side_of[claim["offender"]]:
+        raise _fail(name, f"seat {seat} is on the offender's side and cannot claim the penalty")
     if option == "take_back":
         _take_back(state, name)
         notes["claims"].remove(claim)
         return
-    if option not in claim["options"]:
-        raise _fail(name, f"choose one of {', '.join(claim['options'])} (penalties.award)")
-    if state.side_of[seat] == state.side_of[claim["offender"]]:
-        raise _fail(name, f"seat {seat} is on the offender's side and cannot claim the penalty")
     from bezique.game import ScoreEvent
 
     detail = f"seat {claim['offender']}: {name.replace('_', ' ')}"
@@ -285,9 +314,7 @@ def _claim(state: GameState, name: str, args: list[str]) -> None:
 
 def _choose(state: GameState, remedy: dict[str, Any], name: str, args: list[str]) -> None:
     choice = " ".join(args)
-    if name == remedy["name"] and args[:1] == ["return"] and "return" in remedy["options"]:
-        _surplus_cards(state, remedy, args[1:])
-    elif name != remedy["name"] or choice not in remedy["options"]:
+    if name != remedy["name"] or choice not in remedy["options"]:
         choices = ", ".join(f"claim {remedy['name']} {o}" for o in remedy["options"])
         raise _fail(name, f"play waits for seat {remedy['chooser']} to choose: {choices}")
     book(state)["remedy"] = None
@@ -296,18 +323,19 @@ def _choose(state: GameState, remedy: dict[str, Any], name: str, args: list[str]
     _REMEDIES[name](state, remedy, args)
 
 
-def _claimant(state: GameState, name: str, offender: int, args: list[str]) -> int:
+def _claimant(state: GameState, name: str, offender: int, option: str, args: list[str]) -> int:
     """The seat claiming: named last in the claim, or the offender's only opponent."""
     if args:
         return _seat(state, name, args[0])
     opponents = [s for s in range(state.players) if state.side_of[s] != state.side_of[offender]]
     if len(opponents) != 1:
-        raise _fail(name, f"name the seat that claims, as in 'claim {name} add {opponents[0]}'")
+        example = f"claim {name} {option} {opponents[0]}"
+        raise _fail(name, f"name the seat that claims, as in '{example}'")
     return opponents[0]
 
 
 def _seat(state: GameState, name: str, text: str) -> int:
-    if not text.isdigit() or int(text) >= state.players:
+    if not (text.isascii() and text.isdigit()) or int(text) >= state.players:
         raise _fail(name, f"{text!r} is not a seat (0 to {state.players - 1})")
     return int(text)
 
@@ -325,19 +353,24 @@ def _in_stock_play(state: GameState, name: str, need: int = 1) -> None:
         raise _fail(name, "only while the stock lasts, between cards (not in the end-game)")
 
 
-def _just_drew(state: GameState, name: str) -> None:
-    """Right after the draw that followed a trick, before the next card."""
+def _just_drew(state: GameState, name: str, *seats: int) -> None:
+    """Right after the draw that followed a trick of this hand, before the next card."""
     last = next((a for a in reversed(state.history) if a.kind < Kind.IRREGULAR), None)
     if (
         state.phase != "play"
         or state.trick
         or not state.stock
+        or not state.tricks_done
         or last is None
         or last.kind not in (Kind.PLAY, Kind.END_TURN)
     ):
         raise _fail(
             name, "reported right after the draw that follows a trick, while the stock lasts"
         )
+    drew = book(state).get("drew", list(range(state.players)))
+    for seat in seats:
+        if seat not in drew:
+            raise _fail(name, f"seat {seat} did not draw at the last draw")
 
 
 def _two_hands(state: GameState, name: str) -> None:
@@ -364,8 +397,8 @@ def _dealt_too_few(state: GameState, name: str, args: list[str]) -> None:
 def _dealt_too_many(state: GameState, name: str, args: list[str]) -> None:
     _at_deal(state, name)
     seat, count, looked = _seat_count(state, name, args)
-    if not 0 < count <= len(state.stock) - state.players:
-        raise _fail(name, "say how many cards too many (the stock must hold them)")
+    if not 0 < count < (len(state.stock) - count) // state.players:
+        raise _fail(name, "say how many cards too many (his skipped draws must fit in the stock)")
     for _ in range(count):
         state.give(seat, state.stock.pop())
     if seat != state.dealer:
@@ -374,7 +407,9 @@ def _dealt_too_many(state: GameState, name: str, args: list[str]) -> None:
         book(state)["skip"][seat] += count
         _open_points(state, "nine_cards", seat)
     else:
-        _wait(state, name, _eldest(state), ["return"], {"seat": seat, "count": count})
+        texts = sorted(state.deck.card_text(c) for c in state.hands[seat])
+        options = sorted({"return " + " ".join(cards) for cards in combinations(texts, count)})
+        _wait(state, name, _eldest(state), options, {"seat": seat, "count": count})
 
 
 def _exposed_card(state: GameState, name: str, args: list[str]) -> None:
@@ -392,16 +427,18 @@ def _drew_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
     if state.phase == "turn" and len(state.stock) >= state.players:
         state.give(seat, state.stock.pop())
         book(state)["skip"][seat] += 1
-    else:
-        _just_drew(state, name)
+        _open_points(state, name, seat)  # the winner finds it out before he draws (S0)
+    else:  # found out after the winner drew: the cards go as they should, no points (S0, S3)
+        _just_drew(state, name, winner, seat)
         _swap_last(state, winner, seat)
-    _open_points(state, name, seat)
 
 
 def _drew_two(state: GameState, name: str, args: list[str]) -> None:
     _two_hands(state, name)
     seat = _one_seat(state, name, args)
-    _just_drew(state, name)
+    _just_drew(state, name, seat)
+    if book(state)["choose_next_draw"] is not None:
+        raise _fail(name, "a choice of cards at the next draw is already due")
     other = 1 - seat
     if seat == state.leader:  # the winner lifted his card and the loser's: loser's choice
         cards = [state.hands[seat][-1], state.hands[other][-1]]
@@ -413,7 +450,7 @@ def _drew_two(state: GameState, name: str, args: list[str]) -> None:
 
 def _played_with_seven(state: GameState, name: str, args: list[str]) -> None:
     seat = _one_seat(state, name, args)
-    _just_drew(state, name)
+    _just_drew(state, name, seat)
     if len(state.stock) < state.players + 1:
         raise _fail(name, "too near the end of the stock to take two cards at the next draw")
     card = state.hands[seat][-1]
@@ -442,13 +479,17 @@ def _both_too_many(state: GameState, name: str, args: list[str]) -> None:
 
 def _led_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
     seat = _one_seat(state, name, args)
-    if state.phase != "play" or state.trick or seat == state.to_act:
+    order = list(state.trick_order)
+    if state.phase != "play" or state.trick or seat == state.to_act or seat not in order:
         raise _fail(
-            name, f"only before a trick's lead, by a seat other than the leader ({state.to_act})"
+            name,
+            f"only before a trick's lead, by a seat of the trick ({' '.join(map(str, order))}) "
+            f"other than its leader ({state.to_act})",
         )
-    book(state)["led_out"] = {"seat": seat, "leader": state.leader}
+    book(state)["led_out"] = {"seat": seat, "leader": state.leader, "order": order}
+    start = order.index(seat)
     state.leader = state.to_act = seat
-    state.trick_order = state._orders[seat]
+    state.trick_order = tuple(order[start:] + order[:start])
     book(state)["claims"].append(
         {"name": name, "offender": seat, "points": 0, "options": ["take_back"], "until": "trick"}
     )
@@ -465,7 +506,7 @@ def _take_back(state: GameState, name: str) -> None:
     state.trick.clear()
     state.trick_seats.clear()
     state.leader = state.to_act = led["leader"]
-    state.trick_order = state._orders[led["leader"]]
+    state.trick_order = tuple(led["order"])
     book(state)["led_out"] = None
 
 
@@ -476,6 +517,9 @@ def _revoke(state: GameState, name: str, args: list[str]) -> None:
     legal = set(state.rules.legal_plays(state, seat, state.hands[seat]))
     if all(c in legal for c in state.hands[seat]):
         raise _fail(name, f"seat {seat} cannot revoke: every card he holds is a legal play")
+    involved = {s for pair in book(state)["revokes"] for s in pair}
+    if {seat, _adversary(state, seat)} & involved:
+        raise _fail(name, "a revoke already gives these players' end-game tricks away this hand")
     book(state)["revoking"] = seat
 
 
@@ -490,25 +534,11 @@ def _remedy_short(state: GameState, remedy: dict[str, Any], args: list[str]) -> 
         state.give(remedy["seat"], state.stock.pop())
 
 
-def _surplus_cards(state: GameState, remedy: dict[str, Any], texts: list[str]) -> list[int]:
-    """The dealer's cards the eldest hand drew out to return to the stock."""
-    seat, count = remedy["seat"], remedy["count"]
-    if len(texts) != count:
-        raise _fail("dealt_too_many", f"name the {count} card(s) drawn from seat {seat}'s hand")
-    chosen: list[int] = []
-    for text in texts:
-        match = [
-            c for c in state.hands[seat] if state.deck.card_text(c) == text and c not in chosen
-        ]
-        if not match:
-            raise _fail("dealt_too_many", f"seat {seat} holds no {text}")
-        chosen.append(match[0])
-    return chosen
-
-
 def _remedy_surplus(state: GameState, remedy: dict[str, Any], args: list[str]) -> None:
-    for card in _surplus_cards(state, remedy, args[1:]):
-        state.take(remedy["seat"], card)
+    seat = remedy["seat"]
+    for text in args[1:]:  # a listed choice: the cards are in the dealer's hand
+        card = next(c for c in state.hands[seat] if state.deck.card_text(c) == text)
+        state.take(seat, card)
         state.stock.append(card)
 
 
@@ -521,7 +551,7 @@ def _remedy_two(state: GameState, remedy: dict[str, Any], args: list[str]) -> No
     taken = next(c for c in remedy["cards"] if state.deck.card_text(c) == args[1])
     chooser = remedy["chooser"]
     notes = book(state)
-    if notes["choose_next_draw"] is not None:  # at the draw: chooser gets his, the other the rest
+    if remedy.get("at_draw"):  # at the draw: the chooser gets his card, the offender the other
         notes["choose_next_draw"] = None
         other = next(c for c in remedy["cards"] if c != taken)
         offender = 1 - chooser
@@ -586,7 +616,8 @@ def _one_seat(state: GameState, name: str, args: list[str]) -> int:
 
 def _seat_count(state: GameState, name: str, args: list[str]) -> tuple[int, int, bool]:
     looked = args[2:] == ["looked"]
-    if len(args) not in (2, 3) or (len(args) == 3 and not looked) or not args[1].isdigit():
+    counted = len(args) > 1 and args[1].isascii() and args[1].isdigit()
+    if len(args) not in (2, 3) or (len(args) == 3 and not looked) or not counted:
         raise _fail(
             name, f"write 'irregular {name} SEAT COUNT' and, if he has seen his cards, 'looked'"
         )

@@ -124,12 +124,15 @@ def test_drawing_out_of_turn_in_the_winners_turn_s0() -> None:
     assert state.scores == [0, 10 + 20 + 40]
 
 
-def test_drawing_out_of_turn_reported_after_the_draw_swaps_the_cards() -> None:
+def test_drawing_out_of_turn_found_after_the_draw_swaps_the_cards_without_points() -> None:
     state = after_first_trick("cards-encyclopedia")
     state.apply("irregular drew_out_of_turn 0")
     assert "KS" in held(state, 0) and "QD" in held(state, 1)
-    state.apply("claim drew_out_of_turn add")
-    assert state.scores == [0, 20]
+    # The winner has drawn since: too late for points (S0 "before he draws").
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("claim drew_out_of_turn add")
+    assert "no such claim is open now" in str(info.value)
+    assert state.scores == [0, 10]
 
 
 def test_the_winner_cannot_draw_out_of_turn() -> None:
@@ -249,9 +252,11 @@ def test_too_many_dealt_to_the_dealer_the_surplus_goes_back() -> None:
     state = game()
     state.apply("irregular dealt_too_many 0 1")
     assert state.phase == "remedy" and state.to_act == 1
+    # The non-dealer draws one of the dealer's nine cards (KS came from the stock).
+    assert texts(state) == [f"claim dealt_too_many return {c}" for c in held(state, 0)]
     with pytest.raises(IllegalActionError) as info:
         state.apply("claim dealt_too_many return AS")
-    assert "seat 0 holds no AS" in str(info.value) and state.phase == "remedy"
+    assert "play waits for seat 1 to choose" in str(info.value) and state.phase == "remedy"
     state.apply("claim dealt_too_many return 7C")
     assert len(state.hands[0]) == 8 and "7C" not in held(state, 0)
     assert state.deck.card_text(state.stock[-1]) == "7C"
@@ -316,35 +321,42 @@ def revoke_at_chance(
         state.apply(rng.choice(state.legal_actions()))
 
 
-def finish_hand(state: GameState, seed: int) -> None:
+def finish_hand(state: GameState, seed: int, offender: int = -1) -> None:
+    """Play the hand out at random; the offender's own points never rise after his revoke."""
     rng = random.Random(seed)
     while state.hand_no == 0 and not state.is_over():
+        before = sum(e.points for e in state.events if e.player == offender)
         state.apply(rng.choice(state.legal_actions()))
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_revoke_forfeits_every_end_game_trick_s0(seed: int) -> None:
-    state, offender, start, _ = revoke_at_chance("ordinary", seed)
-    finish_hand(state, seed)
-    hand = [e for e, h in zip(state.events, state.event_hands, strict=True) if h == 0]
-    won = sum(e.points for e in hand[start:] if e.player == offender and e.rule == "brisques")
-    forfeits = [(e.player, e.points) for e in hand if e.rule == "penalties.revoke"]
-    assert forfeits == ([(offender, -won), (1 - offender, won)] if won else [])
+        assert sum(e.points for e in state.events if e.player == offender) <= before
 
 
 @pytest.mark.parametrize(
-    ("variant", "seed"), [("three-hand", 1), ("four-hand-partners-bicycle", 2)]
+    ("variant", "seed", "chance"),
+    [
+        ("ordinary", 1, 0),
+        ("ordinary", 2, 6),
+        ("ordinary", 3, 9),
+        ("three-hand", 1, 12),
+        ("four-hand-partners-bicycle", 2, 12),
+    ],
 )
-def test_with_more_cards_a_trick_the_next_opponent_gains_the_tricks(
-    variant: str, seed: int
+def test_a_revoke_gives_every_end_game_trick_to_the_adversary_s0(
+    variant: str, seed: int, chance: int
 ) -> None:
-    state, offender, start, _ = revoke_at_chance(variant, seed)
-    finish_hand(state, seed)
-    hand = [e for e, h in zip(state.events, state.event_hands, strict=True) if h == 0]
-    won = sum(e.points for e in hand[start:] if e.player == offender and e.rule == "brisques")
-    forfeits = [(e.player, e.points) for e in hand if e.rule == "penalties.revoke"]
-    gainer = (offender + 1) % state.players
-    assert won and forfeits == [(offender, -won), (gainer, won)]
+    state, offender, start, _ = revoke_at_chance(variant, seed, chance)
+    # Dealt 31 each and one trick played: the end-game's cards are all but the first trick's.
+    endgame_brisques = 10 * sum(
+        state.deck.card_text(c)[0] in "AT" for c in state.played[state.players :]
+    ) + 10 * sum(state.deck.card_text(c)[0] in "AT" for h in state.hands for c in h)
+    finish_hand(state, seed, offender)
+    late = [e for e, h in zip(state.events, state.event_hands, strict=True) if h == 0][start:]
+    kept = sum(e.points for e in late if e.player == offender and e.rule == "brisques")
+    forfeits = [(e.player, e.points) for e in late if e.rule == "penalties.revoke"]
+    # Two hands and S0's duels: his opponent; more cards a trick: the next opponent (A27).
+    adversary = (offender + 1) % state.players
+    assert forfeits == ([(offender, -kept), (adversary, kept)] if kept else [])
+    assert sum(e.points for e in late if e.player == offender) == 0
+    assert sum(e.points for e in late) == endgame_brisques
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -377,3 +389,94 @@ def test_a_record_with_irregular_events_replays() -> None:
     record = record_of(state)
     assert "irregular nine_cards 0" in record["actions"]
     assert replay(record).to_json() == state.to_json()
+
+
+# ------------------------------------------------------------------ refusals change nothing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "irregular",
+        "claim",
+        "irregular nine_cards",
+        "irregular nine_cards x",
+        "irregular nine_cards ²",
+        "irregular dealt_too_many 0 ²",
+        "irregular dealt_too_many 1 30",
+        "irregular bogus 1",
+        "claim nine_cards add",
+        "irregular revoke 0",
+    ],
+)
+def test_a_refused_report_or_claim_leaves_the_game_as_it_was(text: str) -> None:
+    state = game()
+    state.apply("play AH")
+    before = state.to_json()
+    with pytest.raises(IllegalActionError):
+        state.apply(text)
+    assert state.to_json() == before
+    assert replay(record_of(state)).to_json() == before
+
+
+def test_after_the_draw_reports_do_not_reach_into_the_next_hand() -> None:
+    state = new_game("ordinary", seed=5)
+    while state.hand_no == 0:
+        state.apply(state.legal_actions()[0])
+    for text in ("irregular played_with_seven 0", "irregular drew_two 1"):
+        with pytest.raises(IllegalActionError) as info:
+            state.apply(text)
+        assert "right after the draw" in str(info.value)
+
+
+def test_a_seat_that_skipped_his_draw_did_not_play_with_seven_by_failing_to_draw() -> None:
+    state = after_first_trick()
+    play_out(state, ["irregular nine_cards 0", "play AH", "play 8C"])  # seat 0 skips this draw
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("irregular played_with_seven 0")
+    assert "did not draw at the last draw" in str(info.value)
+
+
+def test_only_one_choice_at_the_next_draw_at_a_time() -> None:
+    state = after_first_trick()
+    state.apply("irregular drew_two 0")
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("irregular drew_two 1")
+    assert "already due" in str(info.value)
+
+
+def test_the_offender_cannot_take_back_his_own_lead() -> None:
+    state = game()
+    play_out(state, ["irregular led_out_of_turn 0", "play 7C"])
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("claim led_out_of_turn take_back 0")
+    assert "on the offender's side" in str(info.value)
+
+
+def test_points_for_a_lead_out_of_turn_when_the_table_gives_them() -> None:
+    state = scenario(
+        "cards-encyclopedia",
+        hands=[DEALER, ELDEST],
+        turn_up="9H",
+        stock=STOCK,
+        overrides={"penalties": {"led_out_of_turn": 10}},
+    )
+    play_out(state, ["irregular led_out_of_turn 0", "play 7C", "play AH"])
+    state.apply("claim led_out_of_turn add")
+    assert state.scores == [0, 20]  # the ace of hearts' 10 and the penalty's 10
+
+
+def test_a_lead_out_of_turn_in_a_duel_stays_in_the_duel() -> None:
+    state = new_game("four-hand", overrides=SHORT_STOCK, seed=3)
+    while state.stock_left():
+        state.apply(state.legal_actions()[0])
+    leader, other = state.trick_order
+    outsider = next(s for s in range(4) if s not in (leader, other))
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(f"irregular led_out_of_turn {outsider}")
+    assert "a seat of the trick" in str(info.value)
+    state.apply(f"irregular led_out_of_turn {other}")
+    assert state.trick_order == (other, leader) and state.to_act == other
+    state.apply(state.legal_actions()[0])
+    state.apply(f"claim led_out_of_turn take_back {leader}")
+    assert state.trick_order == (leader, other) and state.to_act == leader and not state.trick
