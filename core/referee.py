@@ -176,7 +176,7 @@ def draw_round(state: GameState) -> bool:
     choice = notes["choose_next_draw"]
     if choice is not None and len(state.stock) >= 2:
         top = state.stock[-2:][::-1]
-        options = [f"take {state.deck.card_text(c)}" for c in top]
+        options = list(dict.fromkeys(f"take {state.deck.card_text(c)}" for c in top))
         _wait(state, "drew_two", choice["chooser"], options, {"cards": top, "at_draw": True})
         return True
     notes["drew"] = []
@@ -442,7 +442,7 @@ def _drew_two(state: GameState, name: str, args: list[str]) -> None:
     other = 1 - seat
     if seat == state.leader:  # the winner lifted his card and the loser's: loser's choice
         cards = [state.hands[seat][-1], state.hands[other][-1]]
-        options = [f"take {state.deck.card_text(c)}" for c in cards]
+        options = list(dict.fromkeys(f"take {state.deck.card_text(c)}" for c in cards))
         _wait(state, name, other, options, {"cards": cards, "offender": seat})
     else:  # the loser lifted his and the next: the adversary chooses at the next draw
         book(state)["choose_next_draw"] = {"chooser": other, "offender": seat}
@@ -559,9 +559,10 @@ def _remedy_two(state: GameState, remedy: dict[str, Any], args: list[str]) -> No
         state.stock.remove(other)
         state.give(chooser, taken)
         state.give(offender, other)
-        notes["skip"][chooser] += 1
+        notes["skip"][chooser] += 1  # both have drawn: the rest of the round goes on
         notes["skip"][offender] += 1
         state.resume_draw()
+        notes["drew"] = [chooser, offender]
     elif taken in state.hands[1 - chooser]:
         _swap_last(state, chooser, 1 - chooser)
 
