@@ -33,7 +33,6 @@ from bezique.hookspecs import hookimpl
 from bezique.plugins.multihand import multihand_refusal
 from bezique.plugins.ordinary import (
     Combination,
-    Tables,
     choose_copies,
     copy_groups,
     forms_combination,
@@ -80,7 +79,7 @@ def shared_bezique_declarations(state: GameState, player: int) -> list[Action]:
     if t.one_per_trick and state.turn.scored:
         return []
     combos = [c for c in t.combinations(state) if c.pairs >= 2 and c.faces]
-    lent = _lendable(state, t, player, combos)
+    lent = _lendable(state, player, combos)
     if not lent:
         return []
     own = copy_groups(state, state.hands[player])
@@ -94,7 +93,7 @@ def shared_bezique_declarations(state: GameState, player: int) -> list[Action]:
     return list(actions.values())
 
 
-def _lendable(state: GameState, t: Tables, player: int, combos: list[Combination]) -> list[int]:
+def _lendable(state: GameState, player: int, combos: list[Combination]) -> list[int]:
     """The partners' bezique cards on the table that have been declared in the beziques class."""
     if not combos:
         return []
@@ -159,7 +158,7 @@ def bezique_refusal(state: GameState, player: int, action: Action) -> str | None
         )
     if not forms_combination(state, combo, action.cards):
         return f"those cards do not form {combo.name}"
-    if not set(lent) <= set(_lendable(state, t, player, [combo])):
+    if not set(lent) <= set(_lendable(state, player, [combo])):
         return "the partner's cards must be bezique cards he has declared as a bezique"
     queens = sum(state.deck.card_face[c] == combo.faces[0] for c in lent)
     if 2 * queens != len(lent) or len(lent) == len(action.cards):
