@@ -512,11 +512,15 @@ class GameState:
     def _draw_last_cards(self) -> None:
         """Draw the stock's last cards in turn, the turn-up last of all."""
         for seat in (self.leader, *self._others[self.leader]):
-            if self.stock:
-                self.give(seat, self.stock.pop())
-            elif self.turn_up >= 0:
-                self.give(seat, self.turn_up)
-                self.turn_up = -1
+            self.draw_card(seat)
+
+    def draw_card(self, seat: int) -> None:
+        """Give ``seat`` the stock's top card, or the turn-up once the stock is empty."""
+        if self.stock:
+            self.give(seat, self.stock.pop())
+        elif self.turn_up >= 0:
+            self.give(seat, self.turn_up)
+            self.turn_up = -1
 
     def _end_hand(self) -> None:
         self._score(self.rules.hand_scores(self))

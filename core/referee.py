@@ -185,18 +185,10 @@ def draw_round(state: GameState) -> bool:
             notes["skip"][seat] -= 1
             continue
         for _ in range(1 + notes["extra"][seat]):
-            _draw_one(state, seat)
+            state.draw_card(seat)
         notes["extra"][seat] = 0
         notes["drew"].append(seat)
     return False
-
-
-def _draw_one(state: GameState, seat: int) -> None:
-    if state.stock:
-        state.give(seat, state.stock.pop())
-    elif state.turn_up >= 0:
-        state.give(seat, state.turn_up)
-        state.turn_up = -1
 
 
 def trick_owner(state: GameState, winner: int) -> int:
