@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from stacked import royal_deal
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError, VariantError
@@ -41,15 +42,7 @@ def random_states(seeds: range, every: int) -> Iterator[GameState]:
 
 def turn_position() -> GameState:
     """Seat 0 has just won a trick holding a royal marriage and a sequence (trumps hearts)."""
-    state = scenario(
-        VARIANT,
-        hands=[
-            ["KH", "QH", "KH", "AH", "TH", "JH", "AS", "AC"],
-            ["7S", "8S", "7C", "8C", "9S", "9C", "8D", "7D"],
-        ],
-        turn_up="9H",
-        dealer=1,
-    )
+    state = royal_deal(VARIANT)
     state.apply("play AS")
     state.apply("play 7S")
     assert state.phase == TURN and state.to_act == 0

@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from stacked import royal_deal
 
 from bezique.errors import BeziqueError
 from bezique.game import new_game
 from bezique.record import load_record, record_of, replay
-from bezique.testing import check_invariants, scenario
+from bezique.testing import check_invariants
 
 FUZZ = settings(
     max_examples=150,
@@ -47,15 +48,7 @@ def _short_record() -> dict[str, Any]:
 
 
 def _stacked_record() -> dict[str, Any]:
-    state = scenario(
-        "ordinary",
-        hands=[
-            ["KH", "QH", "KH", "AH", "TH", "JH", "AS", "AC"],
-            ["7S", "8S", "7C", "8C", "9S", "9C", "8D", "7D"],
-        ],
-        turn_up="9H",
-        dealer=1,
-    )
+    state = royal_deal()
     for text in ("play AS", "play 7S", "declare royal_marriage KH QH", "draw"):
         state.apply(text)
     rng = random.Random(4)

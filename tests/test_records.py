@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from stacked import royal_deal
 
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, new_game, ruleset_for
@@ -22,7 +23,6 @@ from bezique.record import (
     record_schema,
     replay,
 )
-from bezique.testing import scenario
 
 RULES = ruleset_for("ordinary")
 
@@ -88,15 +88,7 @@ def test_record_of_a_finished_game_replays() -> None:
 
 
 def test_record_with_stacked_deck_and_dealer_replays() -> None:
-    state = scenario(
-        "ordinary",
-        hands=[
-            ["KH", "QH", "KH", "AH", "TH", "JH", "AS", "AC"],
-            ["7S", "8S", "7C", "8C", "9S", "9C", "8D", "7D"],
-        ],
-        turn_up="9H",
-        dealer=1,
-    )
+    state = royal_deal()
     state.playout(random.Random(1), hands=2)
     data = record_of(state)
     assert data["first_dealer"] == 1
@@ -138,15 +130,7 @@ def test_hand_summaries_add_up() -> None:
 def test_record_replays_the_copy_that_was_played() -> None:
     """Two kings of trumps on the table, one from a royal marriage, one from a sequence:
     the record must say which was played, so that the replay plays the same one."""
-    state = scenario(
-        "ordinary",
-        hands=[
-            ["KH", "QH", "KH", "AH", "TH", "JH", "AS", "AC"],
-            ["7S", "8S", "7C", "8C", "9S", "9C", "8D", "7D"],
-        ],
-        turn_up="9H",
-        dealer=1,
-    )
+    state = royal_deal()
     for text in (
         "play AS",
         "play 7S",
