@@ -12,7 +12,8 @@ rulebook example rather than as 64 cards::
     )
 
 The other cards follow the named stock in a fixed order.  ``play_out`` applies
-a list of action texts, ``check_invariants`` asserts what must hold after any
+a list of action texts, ``refuse`` asserts that an action is refused and changes
+nothing, ``check_invariants`` asserts what must hold after any
 action of any variant, and ``random_conformance`` plays random games of a
 variant checking them after every action.
 """
@@ -25,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bezique.errors import BeziqueError
+from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.ruleset import Ruleset
 from bezique.variant import Variant
@@ -95,6 +96,21 @@ def play_out(state: GameState, actions: Iterable[str]) -> GameState:
     for text in actions:
         state.apply(text)
     return state
+
+
+def refuse(state: GameState, text: str) -> IllegalActionError:
+    """Assert that the action ``text`` is refused and leaves the state exactly as it was.
+
+    Return the error, whose message and ``rule`` a test may check further.
+    """
+    before = state.to_json()
+    try:
+        state.apply(text)
+    except IllegalActionError as error:
+        if state.to_json() != before:
+            raise AssertionError(f"{text!r} was refused but changed the state") from error
+        return error
+    raise AssertionError(f"{text!r} was accepted")
 
 
 def points_by_rule(state: GameState, player: int) -> dict[str, int]:

@@ -19,9 +19,8 @@ from typing import Any
 import pytest
 
 from bezique.actions import Action, Kind
-from bezique.errors import IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for
-from bezique.testing import play_out, points_by_rule, scenario, stacked_deck
+from bezique.testing import play_out, points_by_rule, refuse, scenario, stacked_deck
 
 RANKS = "ATKQJ987"
 SUITS = "SHDC"
@@ -74,15 +73,6 @@ def held(state: GameState, seat: int) -> list[str]:
 def plays(cards: Sequence[str]) -> set[str]:
     """The play actions for the given card texts."""
     return {f"play {card}" for card in cards}
-
-
-def refuse(state: GameState, text: str) -> IllegalActionError:
-    """Assert that ``text`` is refused and leaves the state exactly as it was."""
-    before = state.to_json()
-    with pytest.raises(IllegalActionError) as info:
-        state.apply(text)
-    assert state.to_json() == before
-    return info.value
 
 
 def scored(state: GameState) -> list[tuple[int, int, str]]:

@@ -22,7 +22,7 @@ from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.record import record_of, replay
-from bezique.testing import check_invariants, points_by_rule, scenario
+from bezique.testing import check_invariants, points_by_rule, refuse, scenario
 
 VARIANT = "polish"
 RANKS = "ATKQJ987"
@@ -64,15 +64,6 @@ def open_texts(state: GameState, seat: int) -> list[str]:
 def won_texts(state: GameState, seat: int) -> list[str]:
     """A seat's cards won in tricks and turned down, sorted, as texts."""
     return sorted(state.deck.card_text(c) for c in state.won[seat])
-
-
-def refuse(state: GameState, text: str) -> IllegalActionError:
-    """Assert that ``text`` is refused and leaves the state exactly as it was."""
-    before = state.to_json()
-    with pytest.raises(IllegalActionError) as info:
-        state.apply(text)
-    assert state.to_json() == before
-    return info.value
 
 
 def turn_points(state: GameState, seat: int, since: int) -> dict[str, int]:
