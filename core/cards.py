@@ -35,6 +35,7 @@ class Deck:
     """The cards of a variant: ranks, suits, packs and the tables derived from them."""
 
     __slots__ = (
+        "_bits_below",
         "card_face",
         "card_rank",
         "card_suit",
@@ -63,6 +64,8 @@ class Deck:
             for c, f in enumerate(self.card_face)
         ]
         """For each card, bit ``1 << other`` set for its other copies."""
+        self._bits_below = [(i + 1).bit_length() for i in range(self.size)]
+        """For each ``i``, the bits of a random number below ``i + 1`` (see :meth:`shuffled`)."""
 
     @classmethod
     def from_variant(cls, data: dict[str, Any]) -> Deck:
@@ -141,8 +144,9 @@ class Deck:
             rng.shuffle(order)
             return order
         getrandbits = rng.getrandbits
+        bits_below = self._bits_below
         for i in reversed(range(1, self.size)):
-            bits = (i + 1).bit_length()
+            bits = bits_below[i]
             j = getrandbits(bits)
             while j > i:
                 j = getrandbits(bits)
