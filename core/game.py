@@ -85,7 +85,7 @@ _RULE_OF_KIND = {
 }
 """The variant section whose rules decide each kind of turn action."""
 
-_NO_TURN = TurnState()
+NO_TURN = TurnState()
 """The (never changed) turn state between turns."""
 
 
@@ -187,7 +187,7 @@ class GameState:
         self.winner = -1
         self.extra: dict[str, Any] = {}
         """Plugin-owned state; must stay JSON-serialisable."""
-        self._play_actions = [Action(Kind.PLAY, (c,)) for c in range(self.deck.size)]
+        self._play_actions = rules.play_actions
         self._others = _others(self.players)
         self._orders = _orders(self._others)
         self._legal: list[Action] | None = None
@@ -224,7 +224,7 @@ class GameState:
         self.trick_seats: list[int] = []
         self.tricks_done = 0
         self.last_trick_winner = -1
-        self.turn = _NO_TURN
+        self.turn = NO_TURN
         position = 0
         for packet in data["deal"]["packets"]:
             for offset in range(1, n + 1):
@@ -411,12 +411,10 @@ class GameState:
         self.trick_seats = []
         if self.phase == GAME_OVER:
             return
-        self.turn = _NO_TURN
+        self.turn = NO_TURN
         actions = rules.turn_actions(self, winner)
         if actions:
-            self.turn = TurnState()
-            self.phase = TURN
-            self._legal = [*actions, END_TURN]
+            self.open_turn(winner, actions)
         elif rules.next_declarer is None:
             self._draw()
         else:
@@ -433,13 +431,17 @@ class GameState:
         while seat >= 0:
             actions = self.rules.turn_actions(self, seat)
             if actions:
-                self.turn = TurnState()
-                self.phase = TURN
-                self.to_act = seat
-                self._legal = [*actions, END_TURN]
+                self.open_turn(seat, actions)
                 return
             seat = self._next_declarer(seat, False)
         self._draw()
+
+    def open_turn(self, seat: int, actions: Sequence[Action]) -> None:
+        """Begin ``seat``'s turn after a trick, with the turn actions the rules allow him."""
+        self.turn = TurnState()
+        self.phase = TURN
+        self.to_act = seat
+        self._legal = [*actions, END_TURN]
 
     def _end_turn(self) -> None:
         """End the declarer's turn: the next declarer's turn, if the rules name one, or the draw."""
@@ -449,7 +451,7 @@ class GameState:
         # Did he do anything in his turn?  Look behind reports and claims of the referee.
         before = (a for a in reversed(self.history[:-1]) if a.kind not in _REFEREE_KINDS)
         declared = next(before, END_TURN).kind not in (_PLAY, _END_TURN)
-        self.turn = _NO_TURN
+        self.turn = NO_TURN
         self._offer_turn(self._next_declarer(self.to_act, declared))
 
     def _draw(self) -> None:
@@ -459,7 +461,7 @@ class GameState:
         if stock or self.turn_up >= 0:
             if self.refereed:
                 if referee.draw_round(self):
-                    return  # play waits for a choice (two cards lifted); resume_draw goes on
+                    return  # play waits for a choice (two cards lifted); draw_round goes on
             elif len(stock) >= self.players:
                 hands = self.hands
                 held = self.held
@@ -489,8 +491,12 @@ class GameState:
         else:
             self._end_hand()
 
-    def resume_draw(self) -> None:
-        """Carry on with a draw that waited for a choice (for :mod:`bezique.referee`)."""
+    def draw_round(self) -> None:
+        """Draw, the trick's winner first, and go on to the next trick (or end the hand).
+
+        For plugins that finish a trick themselves, and for :mod:`bezique.referee`
+        to carry on with a draw that waited for a choice.
+        """
         self._draw()
 
     def mark_changed(self) -> None:
@@ -560,16 +566,21 @@ class GameState:
         self.phase = GAME_OVER
         self._legal = []
 
-    def playout(self, rng: random.Random, hands: int | None = 1) -> int:
+    def playout(self, rng: random.Random, hands: int | None = 1, *, compiled: bool = True) -> int:
         """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
 
         The fast path of random players, for simulations and the benchmark: a
         card is drawn from the cards :meth:`legal_actions` allows (each copy
         counted), and the action recorded names the same copy
         :meth:`legal_actions` would, so replaying :attr:`history` through
-        :meth:`apply` rebuilds this very state.  Return the number of decisions.
+        :meth:`apply` rebuilds this very state.  Turn actions are drawn from
+        :meth:`legal_actions`.  With ``compiled`` (the default), whole tricks are
+        played by the ruleset's :attr:`~bezique.ruleset.Ruleset.random_trick`
+        when a plugin offers one: the same draws, the same game, fewer steps.
+        Return the number of decisions.
         """
         stop = sys.maxsize if hands is None else self.hand_no + hands
+        random_trick = self.rules.random_trick if compiled else None
         legal_plays = self.rules.legal_plays
         plays = self._play_actions
         history = self.history
@@ -580,6 +591,11 @@ class GameState:
         while self.hand_no < stop:
             phase = self.phase
             if phase == PLAY and not self.refereed:
+                if random_trick is not None and not self.trick:
+                    made = random_trick(self, draw)
+                    if made:
+                        decisions += made
+                        continue
                 seat = self.to_act
                 cards = legal_plays(self, seat, self.hands[seat])
                 card = cards[int(draw() * len(cards))]
@@ -1094,7 +1110,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         state.turn.scored = scored
         state.turn.blocked = list(blocked)
         state.turn.first_declared = list(first)
-        state._play_actions = [Action(Kind.PLAY, (c,)) for c in range(state.deck.size)]
+        state._play_actions = rules.play_actions
         state._others = _others(state.players)
         state._orders = _orders(state._others)
         state._legal = None

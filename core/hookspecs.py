@@ -33,6 +33,7 @@ import pluggy
 if TYPE_CHECKING:
     from bezique.actions import Action
     from bezique.game import GameState, ScoreEvent
+    from bezique.ruleset import RandomTrick, Ruleset
 
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -154,6 +155,27 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     default.  Without an
     implementation every seat plays, from ``state.leader`` to the left, until
     the hands are empty.  S0's four-hand end-game plays two duels this way.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
+    """Return a compiled random trick for ``ruleset``'s games, or ``None``.
+
+    Asked once, when the ruleset is built.  :meth:`GameState.playout
+    <bezique.game.GameState.playout>` (random players, for simulations and
+    the benchmark) calls the function returned at the start of each trick that
+    it would otherwise play card by card: phase ``play``, no card yet on the
+    trick, no irregularity reported.  Called as ``random_trick(state, draw)``,
+    it plays the whole trick and what follows it, exactly as the card-by-card
+    path would with the same ``draw`` (a ``random.random``): each player takes
+    ``choices[int(draw() * len(choices))]`` of the cards
+    ``bezique_legal_plays`` allows (each copy counted) and the action
+    recorded names the copy ``legal_actions()`` would; then the trick's scores,
+    the winner's turn (begun with ``state.open_turn``) or the draw, and the
+    hand's end.  It returns the number of cards played, or ``0``, having changed
+    nothing, to leave the trick to the kernel.  A plugin offers one only for
+    rulesets whose every hook it knows the answer of.
     """
 
 

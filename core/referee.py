@@ -553,7 +553,7 @@ def _remedy_two(state: GameState, remedy: dict[str, Any], args: list[str]) -> No
         state.give(offender, other)
         notes["skip"][chooser] += 1  # both have drawn: the rest of the round goes on
         notes["skip"][offender] += 1
-        state.resume_draw()
+        state.draw_round()
         notes["drew"] = [chooser, offender]
     elif taken in state.hands[1 - chooser]:
         _swap_last(state, chooser, 1 - chooser)

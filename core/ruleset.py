@@ -10,18 +10,24 @@ so the kernel pays a plain function call and nothing more.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pluggy
 
 from bezique import hookspecs
+from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.errors import PluginError
 from bezique.registry import plugin_manager
 from bezique.variant import Variant
 
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
 HookFunction = Callable[..., Any]
 T = TypeVar("T")
+RandomTrick = Callable[["GameState", Callable[[], float]], int]
+"""A compiled random trick (see :func:`bezique.hookspecs.bezique_random_trick`)."""
 
 
 def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
@@ -82,6 +88,10 @@ class Ruleset:
         self.variant = variant
         self.data: dict[str, Any] = variant.data
         self.deck = Deck.from_variant(variant.data)
+        self.play_actions: tuple[Action, ...] = tuple(
+            Action(Kind.PLAY, (card,)) for card in range(self.deck.size)
+        )
+        """The action of playing each card, made once (actions are immutable)."""
         self.players: int = variant.data["players"]
         self.target: int = variant.data["game"]["target"]
         """Points that win the game; the kernel asks the game-winner hook mid-hand only
@@ -117,6 +127,8 @@ class Ruleset:
             for seat in range(self.players)
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
+        self.random_trick: RandomTrick | None = self.manager.hook.bezique_random_trick(ruleset=self)
+        """A plugin's compiled random trick for :meth:`GameState.playout`, or None."""
 
     def _optional(self, name: str, hooks: dict[str, HookFunction]) -> HookFunction | None:
         """The resolved hook, or None when no plugin implements it (the kernel's default)."""

@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
 from bezique.hookspecs import hookimpl
+from bezique.ruleset import RandomTrick, Ruleset
 
 
 class Combination(NamedTuple):
@@ -87,6 +88,13 @@ class QuickTests(NamedTuple):
         The others cannot be declared; these are worth enumerating.  In table
         order, same-suit combinations first.
         """
+        return self._passing(held, fresh_cards, False)
+
+    def anything(self, held: int, fresh_cards: int) -> bool:
+        """Whether :meth:`possible` would find any combination (it stops at the first)."""
+        return bool(self._passing(held, fresh_cards, True))
+
+    def _passing(self, held: int, fresh_cards: int, first_only: bool) -> list[Combination]:
         fold = self.fold
         present = (held | held >> fold) & self.face_mask if fold else self.faces_of(held)
         possible: list[Combination] = []
@@ -100,6 +108,8 @@ class QuickTests(NamedTuple):
             for mask, combo in self.forms:
                 if present & mask == mask and fresh & mask and combo not in possible:
                     possible.append(combo)  # a combination may have several suits' forms
+                    if first_only:
+                        return possible
         for cards, needed, others, combo in self.counted:
             if (
                 (held & cards).bit_count() >= needed
@@ -107,6 +117,8 @@ class QuickTests(NamedTuple):
                 and fresh_cards & (cards | others)
             ):
                 possible.append(combo)
+                if first_only:
+                    return possible
         return possible
 
 
@@ -117,13 +129,13 @@ _MEMO_LIMIT = 1 << 16
 class Tables:
     """What the plugin compiles from a variant once, shared by every game of it."""
 
-    def __init__(self, state: GameState) -> None:
-        """Compile the tables of ``state``'s variant."""
-        data = state.rules.data
-        deck = state.deck
+    def __init__(self, rules: Ruleset) -> None:
+        """Compile the tables of ``rules``' variant."""
+        data = rules.data
+        deck = rules.deck
         self.deck = deck
         self.data = data
-        self.classes = state.rules.classes
+        self.classes = rules.classes
         self.brisque_ranks = frozenset(deck.rank_index(r) for r in data["brisques"]["ranks"])
         self.brisque_points: int = data["brisques"]["points"]
         self.brisques_now = data["brisques"]["timing"] == "immediate"
@@ -355,8 +367,16 @@ def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
     found: Tables | None = state.rules.tables.get(_KEY)
     if found is None:
-        found = state.rules.compiled(_KEY, lambda: Tables(state))
+        found = state.rules.compiled(_KEY, lambda: Tables(state.rules))
     return found
+
+
+@hookimpl
+def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
+    """Whole random tricks in one step, for two-hand games of this plugin alone."""
+    from bezique.plugins.ordinary_trick import compile_random_trick  # it imports this module
+
+    return compile_random_trick(ruleset)
 
 
 # ---------------------------------------------------------------------- the deal

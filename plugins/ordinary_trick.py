@@ -1,0 +1,210 @@
+"""The ordinary game's compiled random trick: whole tricks of random play in one step.
+
+:meth:`GameState.playout <bezique.game.GameState.playout>` plays random games
+card by card through the hooks; that is the loop of every simulation and of the
+benchmark.  For a two-hand game whose only plugin is ``ordinary``, this module
+compiles, once per ruleset, a function that plays a whole trick and what follows
+it (the trick's scores, the quick test for a turn, the draw) over local
+variables, with the same random draws and the same results as the card-by-card
+path.  Every rule still comes from the plugin's :class:`~bezique.plugins.ordinary.Tables`
+(compiled from the YAML), and the winner's turn, the last draws and the hand's
+end go through the kernel and the hooks as always.
+
+``tests/test_random_trick.py`` plays thousands of hands of every preset both
+ways and compares the states action by action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bezique.game import NO_TURN, GameState, ScoreEvent
+from bezique.plugins.ordinary import _KEY, Tables
+from bezique.ruleset import RandomTrick, Ruleset
+
+
+def compile_random_trick(rules: Ruleset) -> RandomTrick | None:
+    """Return the random trick of ``rules``' games, or None where it does not apply.
+
+    It applies to two-hand games of the ``ordinary`` plugin alone (another
+    plugin may change any hook), except where the seven of trumps scores on
+    play, which looks at who played each card.
+    """
+    if list(rules.data["plugins"]) != ["ordinary"] or rules.players != 2:
+        return None
+    t = rules.compiled(_KEY, lambda: Tables(rules))
+    if t.sevens_on_play:
+        return None
+    return _compile(rules, t)
+
+
+def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
+    """Bind the variant's tables into the locals of one function that plays tricks."""
+    deck = t.deck
+    suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
+    plays = rules.play_actions
+    brisque_memo, brisques_won = t.brisque_events, t.brisques_won
+    brisque_points = [t.brisque_points if t.brisques_now and b else 0 for b in t.brisque]
+    """Each card's points when won in a trick (none when brisques count at the hand's end)."""
+    last_trick_exhausts = t.last_trick_exhausts
+    last_trick = [(ScoreEvent(seat, t.last_trick_points, "last_trick"),) for seat in (0, 1)]
+    new_card_required = t.new_card_required
+    tests_by_trump, quick_tests = t.tests_by_trump, t.quick_tests
+    turn_actions = rules.turn_actions
+    target = rules.target
+    endgame_plays = _endgame_rule(t)
+
+    def random_tricks(state: GameState, draw: Callable[[], float]) -> int:
+        """Play tricks at random until a turn or the hand's end (see :func:`compile_random_trick`).
+
+        The leader and the count of tricks live in locals, written to the state
+        (:func:`_settle`) before any hook or kernel step reads them.
+        """
+        hands, held, card_key, on_table = state.hands, state.held, state.card_key, state.on_table
+        history, stock, won, played = state.history, state.stock, state.won, state.played
+        scores, hand_points, events_list = state.scores, state.hand_points, state.events
+        hand_no, trump, leader = state.hand_no, state.trump, state.to_act
+        first = done = state.tricks_done
+        in_stock_phase = bool(stock) or state.turn_up >= 0
+        last_stock = 2 - (state.turn_up >= 0)  # cards left in the stock after the last trick
+        # What the winner's turn depends on changes only in a turn, which ends this call.
+        tests = tests_by_trump.get(trump) or quick_tests(state)
+        anything = tests.anything
+        pending = state.pending
+        declared = state.declared_bits if new_card_required else 0
+        sevens = tests.sevens  # the sevens of trumps that have not scored yet
+        for seven in state.extra["sevens_scored"]:
+            sevens &= ~(1 << seven)
+        state.mark_changed()
+        while True:
+            follower = 1 - leader
+            # The lead: any card; a copy is named as legal_actions() names it.
+            hand = hands[leader]
+            lead = hand[int(draw() * len(hand))]
+            if held[leader] & twins[lead]:
+                key = card_key[lead]
+                lead = next(c for c in hand if card_key[c] == key)
+            hand.remove(lead)
+            held[leader] ^= 1 << lead
+            if on_table[lead]:
+                on_table[lead] = False
+                card_key[lead] = face_of[lead]
+            # The second card: any while the stock lasts, then the end-game duties.
+            hand = hands[follower]
+            options = hand if in_stock_phase else endgame_plays(hand, lead, trump)
+            second = options[int(draw() * len(options))]
+            if held[follower] & twins[second]:
+                key = card_key[second]
+                second = next(c for c in options if card_key[c] == key)
+            hand.remove(second)
+            held[follower] ^= 1 << second
+            if on_table[second]:
+                on_table[second] = False
+                card_key[second] = face_of[second]
+            history += (plays[lead], plays[second])
+            played += (lead, second)
+            done += 1
+            # The higher card of the suit led or a trump wins; of two identical, the lead.
+            if suit_of[second] == suit_of[lead]:
+                winner = follower if rank_of[second] < rank_of[lead] else leader
+            else:
+                winner = follower if suit_of[second] == trump else leader
+            won[winner] += (lead, second)
+            # Brisques and the last trick, as bezique_trick_scores scores them.
+            points = brisque_points[lead] + brisque_points[second]
+            events: tuple[ScoreEvent, ...] = ()
+            if points:
+                found = brisque_memo.get((winner, lead, second))
+                events = brisques_won(winner, (lead, second)) if found is None else found
+            if len(stock) == last_stock if last_trick_exhausts else not hands[follower]:
+                state.last_trick_winner = winner
+                events += last_trick[winner]
+                points += events[-1].points
+            if events:
+                if scores[winner] + points >= target:  # the kernel sees whether the game is won
+                    _settle(state, done, winner, (leader, follower), done - first > 1)
+                    state.score(events)
+                    if state.is_over():
+                        return 2 * (done - first)
+                else:
+                    scores[winner] += points
+                    hand_points[winner] += points
+                    events_list += events
+                    state.event_hands += [hand_no] * len(events)
+            if in_stock_phase:
+                # The winner's turn, if the quick tests say he may do anything; else the draw.
+                mine = held[winner]
+                if mine & sevens or pending[winner] or anything(mine, mine & ~declared):
+                    _settle(state, done, winner, (leader, follower), True)
+                    actions = turn_actions(state, winner)
+                    if actions:
+                        state.open_turn(winner, actions)
+                        return 2 * (done - first)
+                if len(stock) > 2 or (len(stock) == 2 and last_stock == 1):
+                    loser = 1 - winner
+                    card = stock.pop()
+                    hands[winner].append(card)
+                    held[winner] |= 1 << card
+                    card = stock.pop()
+                    hands[loser].append(card)
+                    held[loser] |= 1 << card
+                    leader = winner
+                    continue
+            elif hands[winner]:
+                leader = winner
+                continue
+            # The last draws (the end-game begins), or the hand's end (a new deal).
+            _settle(state, done, winner, (leader, follower), True)
+            state.draw_round()
+            if state.hand_no != hand_no or state.is_over():
+                return 2 * (done - first)
+            leader = winner
+            in_stock_phase = False
+
+    return random_tricks
+
+
+def _settle(
+    state: GameState, tricks_done: int, winner: int, order: tuple[int, int], turn_over: bool
+) -> None:
+    """Write the trick loop's locals to the state, as the kernel would have them now.
+
+    ``order`` is the trick's order of play (the kernel changes it at the draw);
+    ``turn_over``: a trick has ended since the last turn, so the state shows none.
+    """
+    state.tricks_done = tricks_done
+    state.leader = state.to_act = winner
+    state.trick_order = order
+    if turn_over:
+        state.turn = NO_TURN
+
+
+def _endgame_rule(t: Tables) -> Callable[[list[int], int, int], list[int]]:
+    """The second player's cards once the stock is gone, as ``endgame_plays`` gives them."""
+    duties: dict[str, Any] = t.endgame
+    follow_suit, must_win, must_trump = (
+        duties["follow_suit"],
+        duties["must_win"],
+        duties["must_trump"],
+    )
+    suit_of, rank_of = t.deck.card_suit, t.deck.card_rank
+
+    def endgame_plays(hand: list[int], lead: int, trump: int) -> list[int]:
+        """Follow suit and win if able; void, trump if able; else any card (as the duties say)."""
+        led = suit_of[lead]
+        follow = [c for c in hand if suit_of[c] == led]
+        if follow and follow_suit:
+            if must_win:
+                rank = rank_of[lead]
+                beating = [c for c in follow if rank_of[c] < rank]
+                if beating:
+                    return beating
+            return follow
+        if not follow and must_trump and trump >= 0 and led != trump:
+            trumps = [c for c in hand if suit_of[c] == trump]
+            if trumps:
+                return trumps
+        return hand
+
+    return endgame_plays
