@@ -72,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="drive the public legal_actions()/apply() loop instead of the playout fast path",
     )
+    bench.add_argument(
+        "--card-by-card",
+        action="store_true",
+        help="play out card by card through the hooks, without a plugin's compiled trick",
+    )
     return parser
 
 
@@ -169,6 +174,8 @@ def _simulate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from bezique.simulate import bench, format_bench
 
-    result = bench(args.variant, args.deals, args.seed, api=args.api)
+    result = bench(
+        args.variant, args.deals, args.seed, api=args.api, compiled=not args.card_by_card
+    )
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0

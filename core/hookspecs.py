@@ -160,22 +160,23 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
 
 @hookspec(firstresult=True)
 def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
-    """Return a compiled random trick for ``ruleset``'s games, or ``None``.
+    """Return a compiled random playout of ``ruleset``'s hands, trick by trick, or ``None``.
 
     Asked once, when the ruleset is built.  :meth:`GameState.playout
     <bezique.game.GameState.playout>` (random players, for simulations and
-    the benchmark) calls the function returned at the start of each trick that
-    it would otherwise play card by card: phase ``play``, no card yet on the
-    trick, no irregularity reported.  Called as ``random_trick(state, draw)``,
-    it plays the whole trick and what follows it, exactly as the card-by-card
-    path would with the same ``draw`` (a ``random.random``): each player takes
-    ``choices[int(draw() * len(choices))]`` of the cards
-    ``bezique_legal_plays`` allows (each copy counted) and the action
-    recorded names the copy ``legal_actions()`` would; then the trick's scores,
-    the winner's turn (begun with ``state.open_turn``) or the draw, and the
-    hand's end.  It returns the number of cards played, or ``0``, having changed
-    nothing, to leave the trick to the kernel.  A plugin offers one only for
-    rulesets whose every hook it knows the answer of.
+    the benchmark) calls the function returned where it would play a trick's
+    first card: phase ``play``, no card on the trick, no irregularity reported.
+    Called as ``random_trick(state, draw)`` (``draw`` a ``random.random``), it
+    plays whole tricks until the hand ends or the game is won, exactly as the
+    card-by-card path would with the same draws: each player takes
+    ``choices[int(draw() * len(choices))]`` of the cards ``bezique_legal_plays``
+    allows (each copy counted), recorded as the copy ``legal_actions()`` names;
+    then the trick's scores, the winner's turn (opened with
+    ``state.open_turn`` and played by ``legal_actions()`` and ``apply()``, one
+    draw each), the draw and the hand's end.  It returns the decisions made, or
+    ``0``, having changed nothing, to leave the trick to the kernel.  A plugin
+    offers one only for rulesets whose every hook answer it knows;
+    :func:`bezique.testing.check_random_trick` compares it with the kernel's path.
     """
 
 

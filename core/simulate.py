@@ -113,13 +113,19 @@ def _by_side(names: list[str], values: list[str]) -> str:
     return ", ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
 
 
-def bench(variant: str, deals: int, seed: int, api: bool = False) -> dict[str, Any]:
+def bench(
+    variant: str, deals: int, seed: int, api: bool = False, compiled: bool = True
+) -> dict[str, Any]:
     """Play ``deals`` random deals in this process and measure the speed.
 
     A deal is one hand from the deal to its last trick (or to the card that
-    wins the game).  Returns deals and decisions per second and peak memory.
+    wins the game).  Deals are played by :meth:`GameState.playout` (with a
+    plugin's compiled random trick unless ``compiled`` is false), or with
+    ``api`` by the public ``legal_actions()``/``apply()`` loop.  Returns deals
+    and decisions per second and peak memory.
     """
     rules = ruleset_for(variant)
+    mode = "api" if api else "playout" if compiled and rules.random_trick else "card-by-card"
     rng = random.Random(seed)
     game_seeds = iter(_game_seeds(seed, deals + 1))
     played = decisions = 0
@@ -128,12 +134,15 @@ def bench(variant: str, deals: int, seed: int, api: bool = False) -> dict[str, A
     while played < deals:
         if state is None or state.is_over():
             state = new_game(rules, seed=next(game_seeds))
-        decisions += _random_api_hand(state, rng) if api else state.playout(rng)
+        if api:
+            decisions += _random_api_hand(state, rng)
+        else:
+            decisions += state.playout(rng, compiled=compiled)
         played += 1
     seconds = time.perf_counter() - start
     return {
         "variant": rules.variant.name,
-        "mode": "api" if api else "playout",
+        "mode": mode,
         "deals": played,
         "decisions": decisions,
         "seconds": seconds,

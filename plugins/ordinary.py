@@ -82,19 +82,13 @@ class QuickTests(NamedTuple):
     faces_of: Callable[[int], int]
     """:meth:`Tables.faces_of`."""
 
-    def possible(self, held: int, fresh_cards: int) -> list[Combination]:
+    def possible(self, held: int, fresh_cards: int, first_only: bool = False) -> list[Combination]:
         """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
 
         The others cannot be declared; these are worth enumerating.  In table
-        order, same-suit combinations first.
+        order, same-suit combinations first.  ``first_only``: stop at the first
+        (for a yes-or-no test).
         """
-        return self._passing(held, fresh_cards, False)
-
-    def anything(self, held: int, fresh_cards: int) -> bool:
-        """Whether :meth:`possible` would find any combination (it stops at the first)."""
-        return bool(self._passing(held, fresh_cards, True))
-
-    def _passing(self, held: int, fresh_cards: int, first_only: bool) -> list[Combination]:
         fold = self.fold
         present = (held | held >> fold) & self.face_mask if fold else self.faces_of(held)
         possible: list[Combination] = []
@@ -644,10 +638,11 @@ def _legal_combinations(
     combos: list[Combination],
     refusal: Refusal | None = None,
     table_cards_apart: bool = False,
-) -> Iterator[tuple[Combination, tuple[int, ...]]]:
-    """Yield each distinct legal combination (one per choice that the rules tell apart)."""
+) -> list[tuple[Combination, tuple[int, ...]]]:
+    """Return each distinct legal combination (one per choice that the rules tell apart)."""
     refuse = refusal or declaration_refusal
     seen: set[tuple[str, tuple[int, ...]]] = set()
+    legal = []
     pending = state.pending[player]
     card_key = state.card_key
     for combo, cards in _candidates(state, t, player, combos, table_cards_apart):
@@ -657,7 +652,8 @@ def _legal_combinations(
             key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
             if key not in seen:
                 seen.add(key)
-                yield combo, cards
+                legal.append((combo, cards))
+    return legal
 
 
 def _candidates(
@@ -666,16 +662,17 @@ def _candidates(
     player: int,
     combos: list[Combination],
     table_cards_apart: bool = False,
-) -> Iterator[tuple[Combination, tuple[int, ...]]]:
-    """Yield the forms of ``combos`` in the player's cards, legal or not, and announced ones."""
+) -> list[tuple[Combination, tuple[int, ...]]]:
+    """The forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
+    found: list[tuple[Combination, tuple[int, ...]]] = []
     if combos:
         faces = 0
         for combo in combos:
             faces |= combo.mask
         groups = copy_groups(state, hand, table_cards_apart, faces)
         for combo in combos:
-            yield from combination_forms(state, combo, groups)
+            found += combination_forms(state, combo, groups)
     for combo_name, cards in state.pending[player]:
         pending = t.combination(state, combo_name)
         if (
@@ -683,7 +680,8 @@ def _candidates(
             and all(c in hand and state.on_table[c] for c in cards)
             and forms_combination(state, pending, cards)  # trumps may have been named since
         ):
-            yield pending, cards
+            found.append((pending, cards))
+    return found
 
 
 def copy_groups(
@@ -703,36 +701,47 @@ def copy_groups(
         face = face_of[card]
         if faces >> face & 1:
             key = size + card if apart is not None and apart[card] else card_key[card]
-            groups.setdefault(face, {}).setdefault(key, []).append(card)
+            copies = groups.get(face)
+            if copies is None:
+                groups[face] = {key: [card]}
+            elif key in copies:
+                copies[key].append(card)
+            else:
+                copies[key] = [card]
     return groups
 
 
 def combination_forms(
     state: GameState, combo: Combination, groups: dict[int, dict[int, list[int]]]
-) -> Iterator[tuple[Combination, tuple[int, ...]]]:
-    """Yield every distinct set of the player's cards that forms ``combo``."""
+) -> list[tuple[Combination, tuple[int, ...]]]:
+    """Return every distinct set of the player's cards that forms ``combo``."""
+    forms: list[tuple[Combination, tuple[int, ...]]] = []
     if combo.pairs:
         queen, knave = combo.faces
-        for queens in choose_copies(list(groups.get(queen, {}).values()), combo.pairs):
-            for knaves in choose_copies(list(groups.get(knave, {}).values()), combo.pairs):
-                yield combo, tuple(sorted(queens + knaves))
+        if queen not in groups or knave not in groups:
+            return forms
+        for queens in choose_copies(list(groups[queen].values()), combo.pairs):
+            for knaves in choose_copies(list(groups[knave].values()), combo.pairs):
+                forms.append((combo, tuple(sorted(queens + knaves))))
     elif combo.rank_faces:
-        units = [cards for f in combo.rank_faces for cards in groups.get(f, {}).values()]
+        units = [cards for f in combo.rank_faces if f in groups for cards in groups[f].values()]
         for chosen in choose_copies(units, combo.size):
             if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.size:
                 continue
-            yield combo, tuple(sorted(chosen))
+            forms.append((combo, tuple(sorted(chosen))))
     else:
         per_suit = combo.size
-        for start in range(0, len(combo.faces), per_suit):
+        faces = combo.faces
+        for start in range(0, len(faces), per_suit):
             copies = []
-            for face in combo.faces[start : start + per_suit]:
+            for face in faces[start : start + per_suit]:
                 if face not in groups:
                     break
                 copies.append(list(groups[face].values()))
             else:
                 for picks in product(*copies):
-                    yield combo, tuple(sorted([cards[0] for cards in picks]))
+                    forms.append((combo, tuple(sorted([cards[0] for cards in picks]))))
+    return forms
 
 
 def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]) -> bool:
@@ -754,6 +763,12 @@ def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]
 
 def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
     """Yield each way to take ``count`` cards from groups of interchangeable cards."""
+    if count == 1:  # one card: the first of each group
+        for unit in units:
+            yield unit[:1]
+        return
+    if len(units) < count and sum(map(len, units)) < count:
+        return  # not enough cards
     for picks in combinations_with_replacement(range(len(units)), count):
         taken: list[int] = []
         for index in set(picks):
@@ -894,7 +909,8 @@ def declare_combination(
     pending = state.pending[player]
     if (combo.name, cards) in pending:
         pending.remove((combo.name, cards))
-    detail = " ".join(state.deck.card_text(c) for c in cards)
+    texts = state.deck.card_texts
+    detail = " ".join([texts[c] for c in cards])
     state.score([ScoreEvent(player, combo.points, combo.name, detail)])
 
 

@@ -1,17 +1,18 @@
-"""The ordinary game's compiled random trick: whole tricks of random play in one step.
+"""The ordinary game's compiled random playout: whole tricks of random play in one call.
 
 :meth:`GameState.playout <bezique.game.GameState.playout>` plays random games
 card by card through the hooks; that is the loop of every simulation and of the
 benchmark.  For a two-hand game whose only plugin is ``ordinary``, this module
-compiles, once per ruleset, a function that plays a whole trick and what follows
-it (the trick's scores, the quick test for a turn, the draw) over local
+compiles, once per ruleset, a function that plays the hand's tricks (the cards,
+the trick's winner and scores, the quick test for a turn, the draw) over local
 variables, with the same random draws and the same results as the card-by-card
-path.  Every rule still comes from the plugin's :class:`~bezique.plugins.ordinary.Tables`
-(compiled from the YAML), and the winner's turn, the last draws and the hand's
-end go through the kernel and the hooks as always.
+path.  Every number still comes from the plugin's
+:class:`~bezique.plugins.ordinary.Tables` (compiled from the YAML); the winner's
+turn, the last draws and the hand's end go through the kernel and the hooks as
+always.
 
-``tests/test_random_trick.py`` plays thousands of hands of every preset both
-ways and compares the states action by action.
+``tests/test_random_trick.py`` plays whole games of every preset both ways and
+compares the states.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bezique.game import NO_TURN, GameState, ScoreEvent
-from bezique.plugins.ordinary import _KEY, Tables
+from bezique.game import NO_TURN, TURN, GameState, ScoreEvent
+from bezique.plugins.ordinary import _KEY, Combination, Tables
 from bezique.ruleset import RandomTrick, Ruleset
+
+Possible = Callable[[int, int, bool], list[Combination]]
+""":meth:`QuickTests.possible <bezique.plugins.ordinary.QuickTests.possible>`."""
 
 
 def compile_random_trick(rules: Ruleset) -> RandomTrick | None:
@@ -40,7 +44,7 @@ def compile_random_trick(rules: Ruleset) -> RandomTrick | None:
 
 
 def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
-    """Bind the variant's tables into the locals of one function that plays tricks."""
+    """Bind the variant's tables into the locals of one function that plays a hand's tricks."""
     deck = t.deck
     suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
     plays = rules.play_actions
@@ -55,8 +59,22 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     target = rules.target
     endgame_plays = _endgame_rule(t)
 
+    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int]:
+        """What the quick turn test needs; it changes only in a turn.
+
+        The trump suit, the quick tests' ``possible``, the announced combinations,
+        the cards declared before (that no longer count as new) and the sevens of
+        trumps that have not scored.
+        """
+        tests = tests_by_trump.get(state.trump) or quick_tests(state)
+        declared = state.declared_bits if new_card_required else 0
+        sevens = tests.sevens
+        for seven in state.extra["sevens_scored"]:
+            sevens &= ~(1 << seven)
+        return state.trump, tests.possible, state.pending, declared, sevens
+
     def random_tricks(state: GameState, draw: Callable[[], float]) -> int:
-        """Play tricks at random until a turn or the hand's end (see :func:`compile_random_trick`).
+        """Play tricks at random until the hand ends (see :func:`compile_random_trick`).
 
         The leader and the count of tricks live in locals, written to the state
         (:func:`_settle`) before any hook or kernel step reads them.
@@ -64,18 +82,13 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         hands, held, card_key, on_table = state.hands, state.held, state.card_key, state.on_table
         history, stock, won, played = state.history, state.stock, state.won, state.played
         scores, hand_points, events_list = state.scores, state.hand_points, state.events
-        hand_no, trump, leader = state.hand_no, state.trump, state.to_act
+        hand_no, leader = state.hand_no, state.to_act
         first = done = state.tricks_done
+        turn_decisions = 0
+        since_turn = 0  # tricks ended since the last turn (the state shows that turn till one ends)
         in_stock_phase = bool(stock) or state.turn_up >= 0
         last_stock = 2 - (state.turn_up >= 0)  # cards left in the stock after the last trick
-        # What the winner's turn depends on changes only in a turn, which ends this call.
-        tests = tests_by_trump.get(trump) or quick_tests(state)
-        anything = tests.anything
-        pending = state.pending
-        declared = state.declared_bits if new_card_required else 0
-        sevens = tests.sevens  # the sevens of trumps that have not scored yet
-        for seven in state.extra["sevens_scored"]:
-            sevens &= ~(1 << seven)
+        trump, possible, pending, declared, sevens = turn_inputs(state)
         state.mark_changed()
         while True:
             follower = 1 - leader
@@ -123,24 +136,32 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 points += events[-1].points
             if events:
                 if scores[winner] + points >= target:  # the kernel sees whether the game is won
-                    _settle(state, done, winner, (leader, follower), done - first > 1)
+                    _settle(state, done, winner, (leader, follower), since_turn > 0)
                     state.score(events)
                     if state.is_over():
-                        return 2 * (done - first)
+                        return 2 * (done - first) + turn_decisions
                 else:
                     scores[winner] += points
                     hand_points[winner] += points
                     events_list += events
                     state.event_hands += [hand_no] * len(events)
+            since_turn += 1
             if in_stock_phase:
                 # The winner's turn, if the quick tests say he may do anything; else the draw.
                 mine = held[winner]
-                if mine & sevens or pending[winner] or anything(mine, mine & ~declared):
+                if mine & sevens or pending[winner] or possible(mine, mine & ~declared, True):
                     _settle(state, done, winner, (leader, follower), True)
                     actions = turn_actions(state, winner)
-                    if actions:
+                    if actions:  # his turn, by the kernel; it ends with the draw
                         state.open_turn(winner, actions)
-                        return 2 * (done - first)
+                        turn_decisions += _random_turn(state, draw)
+                        if state.is_over():
+                            return 2 * (done - first) + turn_decisions
+                        trump, possible, pending, declared, sevens = turn_inputs(state)
+                        in_stock_phase = bool(stock) or state.turn_up >= 0
+                        leader = winner
+                        since_turn = 0
+                        continue
                 if len(stock) > 2 or (len(stock) == 2 and last_stock == 1):
                     loser = 1 - winner
                     card = stock.pop()
@@ -158,11 +179,21 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             _settle(state, done, winner, (leader, follower), True)
             state.draw_round()
             if state.hand_no != hand_no or state.is_over():
-                return 2 * (done - first)
+                return 2 * (done - first) + turn_decisions
             leader = winner
             in_stock_phase = False
 
     return random_tricks
+
+
+def _random_turn(state: GameState, draw: Callable[[], float]) -> int:
+    """Play the trick winner's turn as ``playout`` does (random legal actions); the decisions."""
+    decisions = 0
+    while state.phase == TURN:
+        legal = state.legal_actions()
+        state.apply(legal[int(draw() * len(legal))])
+        decisions += 1
+    return decisions
 
 
 def _settle(

@@ -281,6 +281,17 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["mode"] == "playout"
 
 
+def test_bench_card_by_card_and_a_variant_without_a_compiled_trick(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "bench", "--deals", "3", "--card-by-card")
+    assert status == 0
+    assert out.startswith("ordinary (card-by-card): 3 deals in ")
+    status, out, _ = run(capsys, "bench", "--deals", "3", "--variant", "polish")
+    assert status == 0
+    assert out.startswith("polish (card-by-card): 3 deals in ")
+
+
 def test_bench_api_text(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "bench", "--deals", "3", "--api")
     assert status == 0
