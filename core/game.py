@@ -250,7 +250,7 @@ class GameState:
 
     def _count_hands(self) -> None:
         """Set the hands' bitboards (see :attr:`held`) from the hands."""
-        self.held = [sum(1 << c for c in hand) for hand in self.hands]
+        self.held = [sum(map((1).__lshift__, hand)) for hand in self.hands]
         """Per seat, bit ``1 << card`` set for every card in the hand."""
 
     def give(self, seat: int, card: int) -> None:

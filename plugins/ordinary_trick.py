@@ -48,9 +48,9 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     deck = t.deck
     suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
     plays = rules.play_actions
-    brisque_memo, brisques_won = t.brisque_events, t.brisques_won
     brisque_points = [t.brisque_points if t.brisques_now and b else 0 for b in t.brisque]
     """Each card's points when won in a trick (none when brisques count at the hand's end)."""
+    lead_code, second_code, brisque_events = _brisque_table(t)
     last_trick_exhausts = t.last_trick_exhausts
     last_trick = [(ScoreEvent(seat, t.last_trick_points, "last_trick"),) for seat in (0, 1)]
     new_card_required = t.new_card_required
@@ -128,8 +128,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             points = brisque_points[lead] + brisque_points[second]
             events: tuple[ScoreEvent, ...] = ()
             if points:
-                found = brisque_memo.get((winner, lead, second))
-                events = brisques_won(winner, (lead, second)) if found is None else found
+                events = brisque_events[winner][lead_code[lead] + second_code[second]]
             if len(stock) == last_stock if last_trick_exhausts else not hands[follower]:
                 state.last_trick_winner = winner
                 events += last_trick[winner]
@@ -184,6 +183,30 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             in_stock_phase = False
 
     return random_tricks
+
+
+def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[ScoreEvent, ...]]]]:
+    """The brisques a two-card trick scores, looked up in a small table rather than built.
+
+    Returns codes for each card as the lead and as the second card (0 for a card
+    that is not a brisque) whose sum indexes each winner's list of events: the
+    events ``Tables.brisques_won`` gives (copies of a face read alike).
+    """
+    deck = t.deck
+    faces = sorted({deck.card_face[c] for c in range(deck.size) if t.brisque[c]})
+    stride = len(faces) + 1
+    lead_code = [0] * deck.size
+    second_code = [0] * deck.size
+    for card in range(deck.size):
+        if t.brisque[card]:
+            lead_code[card] = (faces.index(deck.card_face[card]) + 1) * stride
+            second_code[card] = faces.index(deck.card_face[card]) + 1
+    pairs = [(a, b) for a in [-1, *faces] for b in [-1, *faces]]
+    events = [
+        [t.brisques_won(winner, [face for face in pair if face >= 0]) for pair in pairs]
+        for winner in (0, 1)
+    ]
+    return lead_code, second_code, events
 
 
 def _random_turn(state: GameState, draw: Callable[[], float]) -> int:
