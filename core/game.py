@@ -461,7 +461,7 @@ class GameState:
         if stock or self.turn_up >= 0:
             if self.refereed:
                 if referee.draw_round(self):
-                    return  # play waits for a choice (two cards lifted); draw_round goes on
+                    return  # play waits for a choice (two cards lifted); self.draw_round() goes on
             elif len(stock) >= self.players:
                 hands = self.hands
                 held = self.held

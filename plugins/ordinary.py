@@ -360,9 +360,12 @@ _KEY = __name__
 def tables(state: GameState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
     found: Tables | None = state.rules.tables.get(_KEY)
-    if found is None:
-        found = state.rules.compiled(_KEY, lambda: Tables(state.rules))
-    return found
+    return tables_of(state.rules) if found is None else found
+
+
+def tables_of(rules: Ruleset) -> Tables:
+    """Return this plugin's compiled tables for ``rules``' variant (made once)."""
+    return rules.compiled(_KEY, lambda: Tables(rules))
 
 
 @hookimpl

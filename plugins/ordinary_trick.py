@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bezique.game import NO_TURN, TURN, GameState, ScoreEvent
-from bezique.plugins.ordinary import _KEY, Combination, Tables
+from bezique.plugins.ordinary import Combination, Tables, tables_of
 from bezique.ruleset import RandomTrick, Ruleset
 
 Possible = Callable[[int, int, bool], list[Combination]]
@@ -37,7 +37,7 @@ def compile_random_trick(rules: Ruleset) -> RandomTrick | None:
     """
     if list(rules.data["plugins"]) != ["ordinary"] or rules.players != 2:
         return None
-    t = rules.compiled(_KEY, lambda: Tables(rules))
+    t = tables_of(rules)
     if t.sevens_on_play:
         return None
     return _compile(rules, t)
