@@ -81,6 +81,8 @@ class QuickTests(NamedTuple):
     """Bit ``1 << card`` for each seven of trumps that may be exchanged or shown."""
     faces_of: Callable[[int], int]
     """:meth:`Tables.faces_of`."""
+    cards: int
+    """Bit ``1 << card`` for every card that some combination can use."""
 
     def possible(self, held: int, fresh_cards: int, first_only: bool = False) -> list[Combination]:
         """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
@@ -217,8 +219,14 @@ class Tables:
             if self.sevens_declared and state.trump >= 0:
                 sevens = self._copies([self.deck.face(self.seven_rank, state.trump)])
             gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
+            form_faces = 0
+            for mask, _ in forms:
+                form_faces |= mask
+            cards = self._copies([f for f in range(self.deck.faces) if form_faces >> f & 1])
+            for some, _, others, _ in counted:
+                cards |= some | others
             tests = QuickTests(
-                self.fold, self.face_mask, gap, keys, forms, counted, sevens, self.faces_of
+                self.fold, self.face_mask, gap, keys, forms, counted, sevens, self.faces_of, cards
             )
             self.tests_by_trump[state.trump] = tests
         return tests

@@ -59,19 +59,19 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     target = rules.target
     endgame_plays = _endgame_rule(t)
 
-    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int]:
+    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int, int]:
         """What the quick turn test needs; it changes only in a turn.
 
         The trump suit, the quick tests' ``possible``, the announced combinations,
-        the cards declared before (that no longer count as new) and the sevens of
-        trumps that have not scored.
+        the cards declared before (that no longer count as new), the sevens of
+        trumps that have not scored, and the cards that belong to some combination.
         """
         tests = tests_by_trump.get(state.trump) or quick_tests(state)
         declared = state.declared_bits if new_card_required else 0
         sevens = tests.sevens
         for seven in state.extra["sevens_scored"]:
             sevens &= ~(1 << seven)
-        return state.trump, tests.possible, state.pending, declared, sevens
+        return state.trump, tests.possible, state.pending, declared, sevens, tests.cards
 
     def random_tricks(state: GameState, draw: Callable[[], float]) -> int:
         """Play tricks at random until the hand ends (see :func:`compile_random_trick`).
@@ -85,10 +85,13 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         hand_no, leader = state.hand_no, state.to_act
         first = done = state.tricks_done
         turn_decisions = 0
-        since_turn = 0  # tricks ended since the last turn (the state shows that turn till one ends)
+        turn_done = done  # tricks done at the last turn: the state shows it till another ends
         in_stock_phase = bool(stock) or state.turn_up >= 0
         last_stock = 2 - (state.turn_up >= 0)  # cards left in the stock after the last trick
-        trump, possible, pending, declared, sevens = turn_inputs(state)
+        trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
+        # Each player's hand when the quick tests last found nothing in it: what he
+        # may declare now that he could not then holds a card he has drawn since.
+        checked = [0, 0]
         state.mark_changed()
         while True:
             follower = 1 - leader
@@ -126,16 +129,14 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             won[winner] += (lead, second)
             # Brisques and the last trick, as bezique_trick_scores scores them.
             points = brisque_points[lead] + brisque_points[second]
-            events: tuple[ScoreEvent, ...] = ()
-            if points:
-                events = brisque_events[winner][lead_code[lead] + second_code[second]]
+            events = brisque_events[winner][lead_code[lead] + second_code[second]]
             if len(stock) == last_stock if last_trick_exhausts else not hands[follower]:
                 state.last_trick_winner = winner
                 events += last_trick[winner]
                 points += events[-1].points
             if events:
                 if scores[winner] + points >= target:  # the kernel sees whether the game is won
-                    _settle(state, done, winner, (leader, follower), since_turn > 0)
+                    _settle(state, done, winner, (leader, follower), done - turn_done > 1)
                     state.score(events)
                     if state.is_over():
                         return 2 * (done - first) + turn_decisions
@@ -144,11 +145,15 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                     hand_points[winner] += points
                     events_list += events
                     state.event_hands += [hand_no] * len(events)
-            since_turn += 1
             if in_stock_phase:
                 # The winner's turn, if the quick tests say he may do anything; else the draw.
                 mine = held[winner]
-                if mine & sevens or pending[winner] or possible(mine, mine & ~declared, True):
+                drawn = mine & ~checked[winner] & combinable
+                if (
+                    mine & sevens
+                    or pending[winner]
+                    or (drawn and possible(mine, drawn & ~declared, True))
+                ):
                     _settle(state, done, winner, (leader, follower), True)
                     actions = turn_actions(state, winner)
                     if actions:  # his turn, by the kernel; it ends with the draw
@@ -156,11 +161,13 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                         turn_decisions += _random_turn(state, draw)
                         if state.is_over():
                             return 2 * (done - first) + turn_decisions
-                        trump, possible, pending, declared, sevens = turn_inputs(state)
+                        trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
+                        checked = [0, 0]
                         in_stock_phase = bool(stock) or state.turn_up >= 0
                         leader = winner
-                        since_turn = 0
+                        turn_done = done
                         continue
+                checked[winner] = mine
                 if len(stock) > 2 or (len(stock) == 2 and last_stock == 1):
                     loser = 1 - winner
                     card = stock.pop()
@@ -186,13 +193,15 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
 
 
 def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[ScoreEvent, ...]]]]:
-    """The brisques a two-card trick scores, looked up in a small table rather than built.
+    """The brisques a two-card trick scores at once, from a small table rather than built.
 
     Returns codes for each card as the lead and as the second card (0 for a card
     that is not a brisque) whose sum indexes each winner's list of events: the
     events ``Tables.brisques_won`` gives (copies of a face read alike).
     """
     deck = t.deck
+    if not t.brisques_now:  # counted at the hand's end: no trick scores any
+        return [0] * deck.size, [0] * deck.size, [[()], [()]]
     faces = sorted({deck.card_face[c] for c in range(deck.size) if t.brisque[c]})
     stride = len(faces) + 1
     lead_code = [0] * deck.size
