@@ -53,6 +53,8 @@ def test_whole_games_are_the_same_either_way(name: str) -> None:
         {"last_trick": {"which": "final", "points": 20}},
         {"game": {"check": "hand_end", "target": 600}},
         {"game": {"target": 300}},
+        {"cards": {"packs": 4}},
+        {"cards": {"packs": 3}, "deal": {"packets": [3, 3, 3], "hand_size": 9}},
     ],
     ids=lambda o: str(o),
 )
