@@ -23,7 +23,7 @@ Cards a player has declared lie on the table but stay in his hand.  A card's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from itertools import combinations_with_replacement, product
+from itertools import product
 from typing import Any, NamedTuple
 
 from bezique.actions import Action, Kind
@@ -773,22 +773,34 @@ def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]
 
 
 def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
-    """Yield each way to take ``count`` cards from groups of interchangeable cards."""
+    """Yield each way to take ``count`` cards from groups of interchangeable cards.
+
+    As many as possible from the first group first, then from the next: each
+    choice is the first cards of each group, in the groups' order.
+    """
     if count == 1:  # one card: the first of each group
         for unit in units:
             yield unit[:1]
         return
-    if len(units) < count and sum(map(len, units)) < count:
-        return  # not enough cards
-    for picks in combinations_with_replacement(range(len(units)), count):
-        taken: list[int] = []
-        for index in set(picks):
-            need = picks.count(index)
-            if need > len(units[index]):
-                break
-            taken.extend(units[index][:need])
-        else:
-            yield taken
+    room = [0] * (len(units) + 1)  # cards in the groups from each one on
+    for index in range(len(units) - 1, -1, -1):
+        room[index] = room[index + 1] + len(units[index])
+    yield from _take_from(units, room, 0, count)
+
+
+def _take_from(
+    units: Sequence[list[int]], room: list[int], start: int, count: int
+) -> Iterator[list[int]]:
+    """The choices of ``count`` cards from ``units[start:]`` (see :func:`choose_copies`)."""
+    if count == 0:
+        yield []
+        return
+    if room[start] < count:
+        return
+    unit = units[start]
+    for take in range(min(len(unit), count), max(count - room[start + 1], 0) - 1, -1):
+        for rest in _take_from(units, room, start + 1, count - take):
+            yield unit[:take] + rest
 
 
 def declaration_refusal(
