@@ -57,6 +57,8 @@ class Combination(NamedTuple):
     """Declaring it names the trump suit (trumps by first marriage, before they are fixed)."""
     grows_in_one_trick: bool
     """Cards declared after the same trick in a lower combination of its class may complete it."""
+    suit_forms: tuple[tuple[tuple[int, ...], int], ...] = ()
+    """Same-suit combinations: for each suit's form, its faces and their mask."""
 
 
 CountTest = tuple[int, int, int, Combination]
@@ -286,6 +288,12 @@ class Tables:
                 faces = (deck.parse_face(pair[0]), deck.parse_face(pair[1]))
         mask = sum(1 << f for f in set(faces + rank_faces))
         rank_index = deck.rank_index(row["rank"]) if "rank" in row else -1
+        suit_forms: tuple[tuple[tuple[int, ...], int], ...] = ()
+        if "ranks" in row:  # one form of ``count`` faces per suit
+            suit_forms = tuple(
+                (form, sum(1 << f for f in form))
+                for form in (faces[i : i + count] for i in range(0, len(faces), count))
+            )
         return Combination(
             name,
             row["points"],
@@ -300,6 +308,7 @@ class Tables:
             rank_index,
             undecided and suit_rule == "trump",
             row.get("grows_in_one_trick", True),
+            suit_forms,
         )
 
     def _bezique_pair(self, trump: int) -> list[str] | None:
@@ -320,10 +329,7 @@ def _form_masks(combo: Combination) -> tuple[int, ...]:
         return ()
     if combo.pairs:
         return (combo.mask,) if combo.faces else ()
-    size = combo.size
-    return tuple(
-        sum(1 << f for f in combo.faces[i : i + size]) for i in range(0, len(combo.faces), size)
-    )
+    return tuple(mask for _, mask in combo.suit_forms)
 
 
 def _pair_test(masks: Sequence[int], faces: int) -> tuple[int, int]:
@@ -682,8 +688,11 @@ def _candidates(
         for combo in combos:
             faces |= combo.mask
         groups = copy_groups(state, hand, table_cards_apart, faces)
+        present = 0
+        for face in groups:
+            present |= 1 << face
         for combo in combos:
-            found += combination_forms(state, combo, groups)
+            found += combination_forms(state, combo, groups, present)
     for combo_name, cards in state.pending[player]:
         pending = t.combination(state, combo_name)
         if (
@@ -723,9 +732,16 @@ def copy_groups(
 
 
 def combination_forms(
-    state: GameState, combo: Combination, groups: dict[int, dict[int, list[int]]]
+    state: GameState,
+    combo: Combination,
+    groups: dict[int, dict[int, list[int]]],
+    present: int = -1,
 ) -> list[tuple[Combination, tuple[int, ...]]]:
-    """Return every distinct set of the player's cards that forms ``combo``."""
+    """Return every distinct set of the player's cards that forms ``combo``.
+
+    ``present``: bit ``1 << face`` for each face in ``groups``, where the caller
+    has it (it only saves looking).
+    """
     forms: list[tuple[Combination, tuple[int, ...]]] = []
     if combo.pairs:
         queen, knave = combo.faces
@@ -741,14 +757,15 @@ def combination_forms(
                 continue
             forms.append((combo, tuple(sorted(chosen))))
     else:
-        per_suit = combo.size
-        faces = combo.faces
-        for start in range(0, len(faces), per_suit):
+        for faces, mask in combo.suit_forms:
+            if present & mask != mask:
+                continue
             copies = []
-            for face in faces[start : start + per_suit]:
-                if face not in groups:
+            for face in faces:
+                by_key = groups.get(face)
+                if by_key is None:
                     break
-                copies.append(list(groups[face].values()))
+                copies.append(list(by_key.values()))
             else:
                 for picks in product(*copies):
                     forms.append((combo, tuple(sorted([cards[0] for cards in picks]))))
@@ -767,9 +784,7 @@ def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]
             and all(f in combo.rank_faces for f in faces)
             and (not combo.distinct_suits or len(suits) == combo.size)
         )
-    size = combo.size
-    groups = (sorted(combo.faces[i : i + size]) for i in range(0, len(combo.faces), size))
-    return any(faces == group for group in groups)
+    return any(faces == sorted(form) for form, _ in combo.suit_forms)
 
 
 def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]:
