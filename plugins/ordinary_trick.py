@@ -87,7 +87,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         turn_decisions = 0
         turn_done = done  # tricks done at the last turn: the state shows it till another ends
         in_stock_phase = bool(stock) or state.turn_up >= 0
-        last_stock = 2 - (state.turn_up >= 0)  # cards left in the stock after the last trick
+        last_stock = 2 - (state.turn_up >= 0)  # stock at the last draws (1 + turn-up, or 2)
         trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
         # Each player's hand when the quick tests last found nothing in it: what he
         # may declare now that he could not then holds a card he has drawn since.
@@ -168,7 +168,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                         turn_done = done
                         continue
                 checked[winner] = mine
-                if len(stock) > 2 or (len(stock) == 2 and last_stock == 1):
+                if len(stock) > last_stock:  # not yet the last cards
                     loser = 1 - winner
                     card = stock.pop()
                     hands[winner].append(card)
@@ -208,8 +208,8 @@ def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[Sco
     second_code = [0] * deck.size
     for card in range(deck.size):
         if t.brisque[card]:
-            lead_code[card] = (faces.index(deck.card_face[card]) + 1) * stride
             second_code[card] = faces.index(deck.card_face[card]) + 1
+            lead_code[card] = second_code[card] * stride
     pairs = [(a, b) for a in [-1, *faces] for b in [-1, *faces]]
     events = [
         [t.brisques_won(winner, [face for face in pair if face >= 0]) for pair in pairs]
