@@ -7,9 +7,10 @@ compiles, once per ruleset, a function that plays the hand's tricks (the cards,
 the trick's winner and scores, the quick test for a turn, the draw) over local
 variables, with the same random draws and the same results as the card-by-card
 path.  Every number still comes from the plugin's
-:class:`~bezique.plugins.ordinary.Tables` (compiled from the YAML); the winner's
-turn, the last draws and the hand's end go through the kernel and the hooks as
-always.
+:class:`~bezique.plugins.ordinary.Tables` (compiled from the YAML).  The
+winner's turn lists and applies its actions through the plugin's hooks, as the
+kernel would, without the kernel's checks; the last draws and the hand's end go
+through the kernel.
 
 ``tests/test_random_trick.py`` plays whole games of every preset both ways and
 compares the states.
@@ -20,12 +21,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bezique.game import NO_TURN, TURN, GameState, ScoreEvent
+from bezique.actions import END_TURN, Action
+from bezique.game import GAME_OVER, NO_TURN, PLAY, GameState, ScoreEvent
 from bezique.plugins.ordinary import Combination, Tables, tables_of
 from bezique.ruleset import RandomTrick, Ruleset
 
 Possible = Callable[[int, int, bool], list[Combination]]
 """:meth:`QuickTests.possible <bezique.plugins.ordinary.QuickTests.possible>`."""
+RandomTurn = Callable[[GameState, int, list[Action], Callable[[], float]], int]
+"""The trick winner's random turn (see :func:`_turn_player`)."""
 
 
 def compile_random_trick(rules: Ruleset) -> RandomTrick | None:
@@ -58,6 +62,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     turn_actions = rules.turn_actions
     target = rules.target
     endgame_plays = _endgame_rule(t)
+    random_turn = _turn_player(rules)
 
     def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int, int]:
         """What the quick turn test needs; it changes only in a turn.
@@ -156,18 +161,18 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 ):
                     _settle(state, done, winner, (leader, follower), True)
                     actions = turn_actions(state, winner)
-                    if actions:  # his turn, by the kernel; it ends with the draw
+                    if actions:  # his turn; it ends with the draw below
                         state.open_turn(winner, actions)
-                        turn_decisions += _random_turn(state, draw)
-                        if state.is_over():
+                        turn_decisions += random_turn(state, winner, actions, draw)
+                        if state.phase == GAME_OVER:
                             return 2 * (done - first) + turn_decisions
                         trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
                         checked = [0, 0]
-                        in_stock_phase = bool(stock) or state.turn_up >= 0
-                        leader = winner
                         turn_done = done
-                        continue
-                checked[winner] = mine
+                    else:
+                        checked[winner] = mine
+                else:
+                    checked[winner] = mine
                 if len(stock) > last_stock:  # not yet the last cards
                     loser = 1 - winner
                     card = stock.pop()
@@ -182,7 +187,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 leader = winner
                 continue
             # The last draws (the end-game begins), or the hand's end (a new deal).
-            _settle(state, done, winner, (leader, follower), True)
+            _settle(state, done, winner, (leader, follower), done > turn_done)
             state.draw_round()
             if state.hand_no != hand_no or state.is_over():
                 return 2 * (done - first) + turn_decisions
@@ -218,14 +223,39 @@ def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[Sco
     return lead_code, second_code, events
 
 
-def _random_turn(state: GameState, draw: Callable[[], float]) -> int:
-    """Play the trick winner's turn as ``playout`` does (random legal actions); the decisions."""
-    decisions = 0
-    while state.phase == TURN:
-        legal = state.legal_actions()
-        state.apply(legal[int(draw() * len(legal))])
-        decisions += 1
-    return decisions
+def _turn_player(rules: Ruleset) -> RandomTurn:
+    """The trick winner's random turn, as ``playout`` plays it through the kernel.
+
+    The kernel lists the turn actions and 'end' (:meth:`GameState.legal_actions`),
+    applies the one drawn through the plugin's hook and lists them again, until
+    'end' is drawn; then it draws.  This does the same steps without the
+    kernel's checks (every action it applies is one the hook has just listed)
+    and leaves the draw to the trick loop.
+    """
+    turn_actions, apply_turn_action = rules.turn_actions, rules.apply_turn_action
+
+    def random_turn(
+        state: GameState, seat: int, actions: list[Action], draw: Callable[[], float]
+    ) -> int:
+        """Play ``seat``'s turn from its first ``actions``; return the decisions made."""
+        history = state.history
+        decisions = 1
+        choice = int(draw() * (len(actions) + 1))
+        while choice < len(actions):
+            action = actions[choice]
+            history.append(action)
+            apply_turn_action(state, seat, action)
+            if state.phase == GAME_OVER:
+                return decisions
+            actions = turn_actions(state, seat)
+            decisions += 1
+            choice = int(draw() * (len(actions) + 1))
+        history.append(END_TURN)
+        state.phase = PLAY
+        state.mark_changed()
+        return decisions
+
+    return random_turn
 
 
 def _settle(
