@@ -19,6 +19,7 @@ compares the states.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import trunc
 from typing import Any
 
 from bezique.actions import END_TURN, Action
@@ -52,11 +53,11 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     deck = t.deck
     suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
     plays = rules.play_actions
-    brisque_points = [t.brisque_points if t.brisques_now and b else 0 for b in t.brisque]
-    """Each card's points when won in a trick (none when brisques count at the hand's end)."""
-    lead_code, second_code, brisque_events = _brisque_table(t)
+    bits = [1 << card for card in range(deck.size)]
+    lead_code, second_code, brisque_scores = _brisque_table(t)
     last_trick_exhausts = t.last_trick_exhausts
     last_trick = [(ScoreEvent(seat, t.last_trick_points, "last_trick"),) for seat in (0, 1)]
+    last_points = t.last_trick_points
     new_card_required = t.new_card_required
     tests_by_trump, quick_tests = t.tests_by_trump, t.quick_tests
     turn_actions = rules.turn_actions
@@ -87,12 +88,14 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         hands, held, card_key, on_table = state.hands, state.held, state.card_key, state.on_table
         history, stock, won, played = state.history, state.stock, state.won, state.played
         scores, hand_points, events_list = state.scores, state.hand_points, state.events
-        hand_no, leader = state.hand_no, state.to_act
+        event_hands, hand_no, leader = state.event_hands, state.hand_no, state.to_act
+        hand_tags = [[hand_no] * count for count in range(4)]  # event_hands entries
         first = done = state.tricks_done
         turn_decisions = 0
         turn_done = done  # tricks done at the last turn: the state shows it till another ends
         in_stock_phase = bool(stock) or state.turn_up >= 0
         last_stock = 2 - (state.turn_up >= 0)  # stock at the last draws (1 + turn-up, or 2)
+        last_trick_no = _last_trick_number(state, last_trick_exhausts, in_stock_phase, last_stock)
         trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
         # Each player's hand when the quick tests last found nothing in it: what he
         # may declare now that he could not then holds a card he has drawn since.
@@ -102,24 +105,37 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             follower = 1 - leader
             # The lead: any card; a copy is named as legal_actions() names it.
             hand = hands[leader]
-            lead = hand[int(draw() * len(hand))]
+            index = trunc(draw() * len(hand))
+            lead = hand[index]
             if held[leader] & twins[lead]:
                 key = card_key[lead]
                 lead = next(c for c in hand if card_key[c] == key)
-            hand.remove(lead)
-            held[leader] ^= 1 << lead
+                hand.remove(lead)
+            else:
+                del hand[index]
+            held[leader] ^= bits[lead]
             if on_table[lead]:
                 on_table[lead] = False
                 card_key[lead] = face_of[lead]
             # The second card: any while the stock lasts, then the end-game duties.
             hand = hands[follower]
-            options = hand if in_stock_phase else endgame_plays(hand, lead, trump)
-            second = options[int(draw() * len(options))]
-            if held[follower] & twins[second]:
-                key = card_key[second]
-                second = next(c for c in options if card_key[c] == key)
-            hand.remove(second)
-            held[follower] ^= 1 << second
+            if in_stock_phase:
+                index = trunc(draw() * len(hand))
+                second = hand[index]
+                if held[follower] & twins[second]:
+                    key = card_key[second]
+                    second = next(c for c in hand if card_key[c] == key)
+                    hand.remove(second)
+                else:
+                    del hand[index]
+            else:
+                options = endgame_plays(hand, lead, trump)
+                second = options[trunc(draw() * len(options))]
+                if held[follower] & twins[second]:
+                    key = card_key[second]
+                    second = next(c for c in options if card_key[c] == key)
+                hand.remove(second)
+            held[follower] ^= bits[second]
             if on_table[second]:
                 on_table[second] = False
                 card_key[second] = face_of[second]
@@ -133,12 +149,11 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 winner = follower if suit_of[second] == trump else leader
             won[winner] += (lead, second)
             # Brisques and the last trick, as bezique_trick_scores scores them.
-            points = brisque_points[lead] + brisque_points[second]
-            events = brisque_events[winner][lead_code[lead] + second_code[second]]
-            if len(stock) == last_stock if last_trick_exhausts else not hands[follower]:
+            points, events = brisque_scores[winner][lead_code[lead] + second_code[second]]
+            if done == last_trick_no:
                 state.last_trick_winner = winner
                 events += last_trick[winner]
-                points += events[-1].points
+                points += last_points
             if events:
                 if scores[winner] + points >= target:  # the kernel sees whether the game is won
                     _settle(state, done, winner, (leader, follower), done - turn_done > 1)
@@ -149,7 +164,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                     scores[winner] += points
                     hand_points[winner] += points
                     events_list += events
-                    state.event_hands += [hand_no] * len(events)
+                    event_hands += hand_tags[len(events)]
             if in_stock_phase:
                 # The winner's turn, if the quick tests say he may do anything; else the draw.
                 mine = held[winner]
@@ -177,10 +192,10 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                     loser = 1 - winner
                     card = stock.pop()
                     hands[winner].append(card)
-                    held[winner] |= 1 << card
+                    held[winner] |= bits[card]
                     card = stock.pop()
                     hands[loser].append(card)
-                    held[loser] |= 1 << card
+                    held[loser] |= bits[card]
                     leader = winner
                     continue
             elif hands[winner]:
@@ -197,16 +212,20 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     return random_tricks
 
 
-def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[ScoreEvent, ...]]]]:
+BrisqueScore = tuple[int, tuple[ScoreEvent, ...]]
+"""The points a trick's brisques score at once, and their score events."""
+
+
+def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[BrisqueScore]]]:
     """The brisques a two-card trick scores at once, from a small table rather than built.
 
     Returns codes for each card as the lead and as the second card (0 for a card
-    that is not a brisque) whose sum indexes each winner's list of events: the
-    events ``Tables.brisques_won`` gives (copies of a face read alike).
+    that is not a brisque) whose sum indexes each winner's list of scores: the
+    events ``Tables.brisques_won`` gives (copies of a face read alike) and their points.
     """
     deck = t.deck
     if not t.brisques_now:  # counted at the hand's end: no trick scores any
-        return [0] * deck.size, [0] * deck.size, [[()], [()]]
+        return [0] * deck.size, [0] * deck.size, [[(0, ())], [(0, ())]]
     faces = sorted({deck.card_face[c] for c in range(deck.size) if t.brisque[c]})
     stride = len(faces) + 1
     lead_code = [0] * deck.size
@@ -216,11 +235,29 @@ def _brisque_table(t: Tables) -> tuple[list[int], list[int], list[list[tuple[Sco
             second_code[card] = faces.index(deck.card_face[card]) + 1
             lead_code[card] = second_code[card] * stride
     pairs = [(a, b) for a in [-1, *faces] for b in [-1, *faces]]
-    events = [
-        [t.brisques_won(winner, [face for face in pair if face >= 0]) for pair in pairs]
-        for winner in (0, 1)
-    ]
-    return lead_code, second_code, events
+    scores = []
+    for winner in (0, 1):
+        events = [t.brisques_won(winner, [face for face in pair if face >= 0]) for pair in pairs]
+        scores.append([(sum(event.points for event in won), won) for won in events])
+    return lead_code, second_code, scores
+
+
+def _last_trick_number(
+    state: GameState, exhausting: bool, in_stock_phase: bool, last_stock: int
+) -> int:
+    """The number (``tricks_done`` once it is played) of the hand's last trick, or -1.
+
+    ``exhausting``: the trick after which the last cards are drawn (the stock then
+    holds ``last_stock``); it drew two cards a trick till then.  Else the hand's
+    final trick, when every card left has been played, two a trick.
+    """
+    done, left = state.tricks_done, len(state.stock)
+    if exhausting:
+        if not in_stock_phase or left < last_stock or (left - last_stock) % 2:
+            return -1
+        return done + (left - last_stock) // 2 + 1
+    cards = left + (state.turn_up >= 0) + sum(len(hand) for hand in state.hands)
+    return done + cards // 2
 
 
 def _turn_player(rules: Ruleset) -> RandomTurn:
@@ -240,7 +277,7 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
         """Play ``seat``'s turn from its first ``actions``; return the decisions made."""
         history = state.history
         decisions = 1
-        choice = int(draw() * (len(actions) + 1))
+        choice = trunc(draw() * (len(actions) + 1))
         while choice < len(actions):
             action = actions[choice]
             history.append(action)
@@ -249,7 +286,7 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
                 return decisions
             actions = turn_actions(state, seat)
             decisions += 1
-            choice = int(draw() * (len(actions) + 1))
+            choice = trunc(draw() * (len(actions) + 1))
         history.append(END_TURN)
         state.phase = PLAY
         state.mark_changed()
