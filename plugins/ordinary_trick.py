@@ -22,13 +22,14 @@ from collections.abc import Callable
 from math import trunc
 from typing import Any
 
-from bezique.actions import END_TURN, Action
+from bezique.actions import END_TURN, Action, Kind
 from bezique.game import GAME_OVER, NO_TURN, PLAY, GameState, ScoreEvent
 from bezique.plugins.ordinary import Combination, Tables, tables_of
 from bezique.ruleset import RandomTrick, Ruleset
 
 Possible = Callable[[int, int, bool], list[Combination]]
 """:meth:`QuickTests.possible <bezique.plugins.ordinary.QuickTests.possible>`."""
+DECLARE = Kind.DECLARE
 RandomTurn = Callable[[GameState, int, list[Action], Callable[[], float]], int]
 """The trick winner's random turn (see :func:`_turn_player`)."""
 
@@ -268,8 +269,22 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
     'end' is drawn; then it draws.  This does the same steps without the
     kernel's checks (every action it applies is one the hook has just listed)
     and leaves the draw to the trick loop.
+
+    Where combinations declared after one trick may share no card (S0's
+    several, with trumps already fixed), a declaration changes nothing the
+    other listed declarations depend on but the cards it used: the hand, the
+    cards counted new and every other card's class levels stay as they were.
+    The next list is then the last one without the declarations that share a
+    card with it, unless a declared card has another copy in the hand (copies
+    that were interchangeable no longer are, so the forms change) or the player
+    has announced combinations.  ``tests/test_random_trick.py`` checks that
+    this gives the kernel's lists.
     """
     turn_actions, apply_turn_action = rules.turn_actions, rules.apply_turn_action
+    t = tables_of(rules)
+    twins = t.deck.twins
+    # Several combinations a trick, sharing no card (S0), with trumps fixed.
+    disjoint_only = not (t.one_per_trick or t.compound or t.trumps_by_marriage)
 
     def random_turn(
         state: GameState, seat: int, actions: list[Action], draw: Callable[[], float]
@@ -284,7 +299,17 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
             apply_turn_action(state, seat, action)
             if state.phase == GAME_OVER:
                 return decisions
-            actions = turn_actions(state, seat)
+            cards = action.cards
+            if (
+                disjoint_only
+                and action.kind == DECLARE
+                and not state.pending[seat]
+                and not any(state.held[seat] & twins[card] for card in cards)
+            ):
+                declared = set(cards)  # what is still legal: what shares none of them
+                actions = [a for a in actions if a.kind != DECLARE or declared.isdisjoint(a.cards)]
+            else:
+                actions = turn_actions(state, seat)
             decisions += 1
             choice = trunc(draw() * (len(actions) + 1))
         history.append(END_TURN)
