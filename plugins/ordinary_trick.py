@@ -53,7 +53,6 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     """Bind the variant's tables into the locals of one function that plays a hand's tricks."""
     deck = t.deck
     suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
-    plays = rules.play_actions
     bits = [1 << card for card in range(deck.size)]
     lead_code, second_code, brisque_scores = _brisque_table(t)
     last_trick_exhausts = t.last_trick_exhausts
@@ -66,148 +65,157 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     endgame_plays = _endgame_rule(t)
     random_turn = _turn_player(rules)
 
-    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int, int]:
+    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int]:
         """What the quick turn test needs; it changes only in a turn.
 
         The trump suit, the quick tests' ``possible``, the announced combinations,
-        the cards declared before (that no longer count as new), the sevens of
-        trumps that have not scored, and the cards that belong to some combination.
+        the sevens of trumps that have not scored, and the cards that may make a
+        declaration possible: those some combination can use, less those declared
+        before where a declaration needs a new card.
         """
         tests = tests_by_trump.get(state.trump) or quick_tests(state)
-        declared = state.declared_bits if new_card_required else 0
         sevens = tests.sevens
         for seven in state.extra["sevens_scored"]:
             sevens &= ~(1 << seven)
-        return state.trump, tests.possible, state.pending, declared, sevens, tests.cards
+        fresh = tests.cards & ~state.declared_bits if new_card_required else tests.cards
+        return state.trump, tests.possible, state.pending, sevens, fresh
 
     def random_tricks(state: GameState, draw: Callable[[], float]) -> int:
         """Play tricks at random until the hand ends (see :func:`compile_random_trick`).
 
-        The leader and the count of tricks live in locals, written to the state
+        The leader, the count of tricks, the two hands' bitboards and the plays
+        not yet in the history live in locals, written to the state
         (:func:`_settle`) before any hook or kernel step reads them.
         """
         hands, held, card_key, on_table = state.hands, state.held, state.card_key, state.on_table
-        history, stock, won, played = state.history, state.stock, state.won, state.played
+        stock, won, played = state.stock, state.won, state.played
         scores, hand_points, events_list = state.scores, state.hand_points, state.events
         event_hands, hand_no, leader = state.event_hands, state.hand_no, state.to_act
         hand_tags = [[hand_no] * count for count in range(4)]  # event_hands entries
         first = done = state.tricks_done
+        logged = len(played)  # the plays in the history so far
         turn_decisions = 0
         turn_done = done  # tricks done at the last turn: the state shows it till another ends
         in_stock_phase = bool(stock) or state.turn_up >= 0
         last_stock = 2 - (state.turn_up >= 0)  # stock at the last draws (1 + turn-up, or 2)
         last_trick_no = _last_trick_number(state, last_trick_exhausts, in_stock_phase, last_stock)
-        trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
-        # Each player's hand when the quick tests last found nothing in it: what he
-        # may declare now that he could not then holds a card he has drawn since.
-        checked = [0, 0]
+        trump, possible, pending, sevens, fresh_cards = turn_inputs(state)
+        # For each player, the fresh cards he did not hold when the quick tests last
+        # found nothing in his hand: only a card drawn since can make them find something.
+        unseen = [fresh_cards, fresh_cards]
         state.mark_changed()
+        # The leader's and the follower's hands, swapped when the follower wins.
+        follower = 1 - leader
+        lead_hand, follow_hand = hands[leader], hands[follower]
+        lead_held, follow_held = held[leader], held[follower]
         while True:
-            follower = 1 - leader
+            opener = leader
             # The lead: any card; a copy is named as legal_actions() names it.
-            hand = hands[leader]
-            index = trunc(draw() * len(hand))
-            lead = hand[index]
-            if held[leader] & twins[lead]:
+            index = trunc(draw() * len(lead_hand))
+            lead = lead_hand[index]
+            if lead_held & twins[lead]:
                 key = card_key[lead]
-                lead = next(c for c in hand if card_key[c] == key)
-                hand.remove(lead)
+                lead = next(c for c in lead_hand if card_key[c] == key)
+                lead_hand.remove(lead)
             else:
-                del hand[index]
-            held[leader] ^= bits[lead]
+                del lead_hand[index]
+            lead_held ^= bits[lead]
             if on_table[lead]:
                 on_table[lead] = False
                 card_key[lead] = face_of[lead]
             # The second card: any while the stock lasts, then the end-game duties.
-            hand = hands[follower]
             if in_stock_phase:
-                index = trunc(draw() * len(hand))
-                second = hand[index]
-                if held[follower] & twins[second]:
+                index = trunc(draw() * len(follow_hand))
+                second = follow_hand[index]
+                if follow_held & twins[second]:
                     key = card_key[second]
-                    second = next(c for c in hand if card_key[c] == key)
-                    hand.remove(second)
+                    second = next(c for c in follow_hand if card_key[c] == key)
+                    follow_hand.remove(second)
                 else:
-                    del hand[index]
+                    del follow_hand[index]
             else:
-                options = endgame_plays(hand, lead, trump)
+                options = endgame_plays(follow_hand, lead, trump)
                 second = options[trunc(draw() * len(options))]
-                if held[follower] & twins[second]:
+                if follow_held & twins[second]:
                     key = card_key[second]
                     second = next(c for c in options if card_key[c] == key)
-                hand.remove(second)
-            held[follower] ^= bits[second]
+                follow_hand.remove(second)
+            follow_held ^= bits[second]
             if on_table[second]:
                 on_table[second] = False
                 card_key[second] = face_of[second]
-            history += (plays[lead], plays[second])
             played += (lead, second)
             done += 1
             # The higher card of the suit led or a trump wins; of two identical, the lead.
-            if suit_of[second] == suit_of[lead]:
-                winner = follower if rank_of[second] < rank_of[lead] else leader
-            else:
-                winner = follower if suit_of[second] == trump else leader
-            won[winner] += (lead, second)
+            # The winner leads next: from here on he is the leader.
+            if (
+                rank_of[second] < rank_of[lead]
+                if suit_of[second] == suit_of[lead]
+                else suit_of[second] == trump
+            ):
+                leader, follower = follower, leader
+                lead_hand, follow_hand = follow_hand, lead_hand
+                lead_held, follow_held = follow_held, lead_held
+            won[leader] += (lead, second)
             # Brisques and the last trick, as bezique_trick_scores scores them.
-            points, events = brisque_scores[winner][lead_code[lead] + second_code[second]]
+            points, events = brisque_scores[leader][lead_code[lead] + second_code[second]]
             if done == last_trick_no:
-                state.last_trick_winner = winner
-                events += last_trick[winner]
+                state.last_trick_winner = leader
+                events += last_trick[leader]
                 points += last_points
             if events:
-                if scores[winner] + points >= target:  # the kernel sees whether the game is won
-                    _settle(state, done, winner, (leader, follower), done - turn_done > 1)
+                if scores[leader] + points >= target:  # the kernel sees whether the game is won
+                    held[leader], held[follower] = lead_held, follow_held
+                    logged = _settle(state, done, leader, opener, done - turn_done > 1, logged)
                     state.score(events)
                     if state.is_over():
                         return 2 * (done - first) + turn_decisions
                 else:
-                    scores[winner] += points
-                    hand_points[winner] += points
+                    scores[leader] += points
+                    hand_points[leader] += points
                     events_list += events
                     event_hands += hand_tags[len(events)]
             if in_stock_phase:
                 # The winner's turn, if the quick tests say he may do anything; else the draw.
-                mine = held[winner]
-                drawn = mine & ~checked[winner] & combinable
+                fresh = lead_held & unseen[leader]
                 if (
-                    mine & sevens
-                    or pending[winner]
-                    or (drawn and possible(mine, drawn & ~declared, True))
+                    lead_held & sevens
+                    or pending[leader]
+                    or (fresh and possible(lead_held, fresh, True))
                 ):
-                    _settle(state, done, winner, (leader, follower), True)
-                    actions = turn_actions(state, winner)
+                    held[leader], held[follower] = lead_held, follow_held
+                    logged = _settle(state, done, leader, opener, True, logged)
+                    actions = turn_actions(state, leader)
                     if actions:  # his turn; it ends with the draw below
-                        state.open_turn(winner, actions)
-                        turn_decisions += random_turn(state, winner, actions, draw)
+                        state.open_turn(leader, actions)
+                        turn_decisions += random_turn(state, leader, actions, draw)
                         if state.phase == GAME_OVER:
                             return 2 * (done - first) + turn_decisions
-                        trump, possible, pending, declared, sevens, combinable = turn_inputs(state)
-                        checked = [0, 0]
+                        trump, possible, pending, sevens, fresh_cards = turn_inputs(state)
+                        unseen = [fresh_cards, fresh_cards]
+                        lead_held, follow_held = held[leader], held[follower]
                         turn_done = done
                     else:
-                        checked[winner] = mine
+                        unseen[leader] = fresh_cards & ~lead_held
                 else:
-                    checked[winner] = mine
+                    unseen[leader] = fresh_cards & ~lead_held
                 if len(stock) > last_stock:  # not yet the last cards
-                    loser = 1 - winner
                     card = stock.pop()
-                    hands[winner].append(card)
-                    held[winner] |= bits[card]
+                    lead_hand.append(card)
+                    lead_held |= bits[card]
                     card = stock.pop()
-                    hands[loser].append(card)
-                    held[loser] |= bits[card]
-                    leader = winner
+                    follow_hand.append(card)
+                    follow_held |= bits[card]
                     continue
-            elif hands[winner]:
-                leader = winner
+            elif lead_hand:
                 continue
             # The last draws (the end-game begins), or the hand's end (a new deal).
-            _settle(state, done, winner, (leader, follower), done > turn_done)
+            held[leader], held[follower] = lead_held, follow_held
+            logged = _settle(state, done, leader, opener, done > turn_done, logged)
             state.draw_round()
             if state.hand_no != hand_no or state.is_over():
                 return 2 * (done - first) + turn_decisions
-            leader = winner
+            lead_held, follow_held = held[leader], held[follower]
             in_stock_phase = False
 
     return random_tricks
@@ -321,18 +329,22 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
 
 
 def _settle(
-    state: GameState, tricks_done: int, winner: int, order: tuple[int, int], turn_over: bool
-) -> None:
+    state: GameState, tricks_done: int, winner: int, opener: int, turn_over: bool, logged: int
+) -> int:
     """Write the trick loop's locals to the state, as the kernel would have them now.
 
-    ``order`` is the trick's order of play (the kernel changes it at the draw);
-    ``turn_over``: a trick has ended since the last turn, so the state shows none.
+    ``opener`` led the trick just played; ``turn_over``: a trick has ended since
+    the last turn, so the state shows none.  The plays from index ``logged`` of
+    ``state.played`` on go into the history; return how many plays there are now.
     """
     state.tricks_done = tricks_done
     state.leader = state.to_act = winner
-    state.trick_order = order
+    state.trick_order = (opener, 1 - opener)
     if turn_over:
         state.turn = NO_TURN
+    played = state.played
+    state.history += map(state.rules.play_actions.__getitem__, played[logged:])
+    return len(played)
 
 
 def _endgame_rule(t: Tables) -> Callable[[list[int], int, int], list[int]]:
