@@ -25,6 +25,8 @@ a two-card trick under the ordinary end-game duties.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bezique.actions import Action, Kind
 from bezique.game import GameState
 from bezique.hookspecs import hookimpl
@@ -77,7 +79,7 @@ def multihand_refusal(
     reason = declaration_refusal(state, t, player, combo, cards, kind)
     if reason is None or not is_second_double(state, t, combo, cards):
         return reason
-    return declaration_refusal(state, t, player, combo._replace(level=combo.level + 1), cards, kind)
+    return declaration_refusal(state, t, player, replace(combo, level=combo.level + 1), cards, kind)
 
 
 @hookimpl

@@ -23,8 +23,9 @@ Cards a player has declared lie on the table but stay in his hand.  A card's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
@@ -32,8 +33,14 @@ from bezique.hookspecs import hookimpl
 from bezique.ruleset import RandomTrick, Ruleset
 
 
-class Combination(NamedTuple):
-    """One row of the combination table, compiled for one trump suit."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Combination:
+    """One row of the combination table, compiled for one trump suit.
+
+    A slotted class rather than a named tuple: the declaration search reads
+    its fields often, and slot reads are several times cheaper.  Each is made
+    once per trump suit, so identity is equality.
+    """
 
     name: str
     points: int
@@ -65,7 +72,8 @@ CountTest = tuple[int, int, int, Combination]
 """(cards of one kind, how many, cards of a second kind needed as many times or 0, combination)."""
 
 
-class QuickTests(NamedTuple):
+@dataclass(frozen=True, slots=True, eq=False)
+class QuickTests:
     """Cheap first tests, for one trump suit, of what a trick's winner might declare."""
 
     fold: int
