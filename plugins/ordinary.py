@@ -174,6 +174,9 @@ class Tables:
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}
+        self.show_actions = [Action(Kind.SHOW, (card,)) for card in range(deck.size)]
+        self.exchange_actions = [Action(Kind.EXCHANGE, (card,)) for card in range(deck.size)]
+        """The seven of trumps' actions for each card, made once (actions are immutable)."""
         self.face_mask = (1 << deck.faces) - 1
         self.fold = deck.faces if self.packs == 2 else 0
         """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
@@ -642,17 +645,20 @@ def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
     """Exchange and show for the player's first seven of trumps that has not scored."""
     if not t.sevens_declared or state.trump < 0:
         return []
-    scored = state.extra["sevens_scored"]
-    seven = state.deck.face(t.seven_rank, state.trump)
-    face_of = state.deck.card_face
-    for card in state.hands[player]:
-        if face_of[card] == seven and card not in scored:
-            actions = [Action(Kind.SHOW, (card,))]
-            turn_up = state.turn_up
-            if turn_up >= 0 and face_of[turn_up] != seven:
-                actions.insert(0, Action(Kind.EXCHANGE, (card,)))
-            return actions
-    return []
+    sevens = (t.tests_by_trump.get(state.trump) or t.quick_tests(state)).sevens
+    unscored = state.held[player] & sevens
+    for card in state.extra["sevens_scored"]:
+        unscored &= ~(1 << card)
+    if not unscored:
+        return []
+    if unscored & (unscored - 1):  # both copies: the first in hand
+        card = next(c for c in state.hands[player] if unscored >> c & 1)
+    else:
+        card = unscored.bit_length() - 1
+    turn_up = state.turn_up
+    if turn_up >= 0 and not sevens >> turn_up & 1:
+        return [t.exchange_actions[card], t.show_actions[card]]
+    return [t.show_actions[card]]
 
 
 def _legal_combinations(
@@ -665,20 +671,38 @@ def _legal_combinations(
     table_cards_apart: bool = False,
 ) -> list[tuple[Combination, tuple[int, ...]]]:
     """Return each distinct legal combination (one per choice that the rules tell apart)."""
-    refuse = refusal or declaration_refusal
-    seen: set[tuple[str, tuple[int, ...]]] = set()
-    legal = []
+    candidates = _candidates(state, t, player, combos, table_cards_apart)
     pending = state.pending[player]
+    turn = state.turn
+    if (
+        refusal is None
+        and not (turn.scored or turn.blocked or state.declared_bits & state.held[player])
+        and kind == Kind.DECLARE
+    ):
+        # Nothing declared this turn and none of his cards ever declared: no rule of
+        # declaration_refusal can refuse a form.
+        legal = candidates
+    else:
+        refuse = refusal or declaration_refusal
+        legal = [
+            (combo, cards)
+            for combo, cards in candidates
+            if not (kind == Kind.ANNOUNCE and (combo.name, cards) in pending)
+            and refuse(state, t, player, combo, cards, kind) is None
+        ]
+    if not (pending or table_cards_apart):
+        # Each group of interchangeable copies has a key of its own (copy_groups), so
+        # forms that choose differently from the groups differ in keys: no duplicates.
+        return legal
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    distinct = []
     card_key = state.card_key
-    for combo, cards in _candidates(state, t, player, combos, table_cards_apart):
-        if kind == Kind.ANNOUNCE and (combo.name, cards) in pending:
-            continue
-        if refuse(state, t, player, combo, cards, kind) is None:
-            key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
-            if key not in seen:
-                seen.add(key)
-                legal.append((combo, cards))
-    return legal
+    for combo, cards in legal:
+        key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
+        if key not in seen:
+            seen.add(key)
+            distinct.append((combo, cards))
+    return distinct
 
 
 def _candidates(
