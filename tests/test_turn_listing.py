@@ -1,0 +1,74 @@
+"""The shortcuts of the ordinary plugin's turn listing give what the plain rules give.
+
+``turn_actions`` skips ``declaration_refusal`` when nothing can be refused,
+skips the de-duplication of forms when no two can be alike, and finds the
+seven of trumps from the hand's bitboard.  These tests visit every trick
+winner's turn of random games and compare each list with the plain way: every
+form through the refusal, no two declarations alike by copy keys, and the
+seven found by reading the hand in order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bezique.actions import Action, Kind
+from bezique.game import TURN, GameState, new_game, ruleset_for
+from bezique.plugins.ordinary import declaration_refusal, seven_actions, tables, turn_actions
+
+VARIANTS = ["ordinary", "hoyle1909", "house-first-marriage", "grand", "three-hand", "polish"]
+"""One of each way of declaring: several a trick, one a trick with announcements,
+trumps by marriage, re-declaration, three hands, and the Polish game."""
+
+
+def turns(name: str, games: int, seed: int) -> Iterator[GameState]:
+    """Every state where a trick's winner is to act, in random games of ``name``."""
+    rules = ruleset_for(name)
+    rng = random.Random(seed)
+    for game in range(games):
+        state = new_game(rules, seed=seed + game)
+        while not state.is_over():
+            if state.phase == TURN:
+                yield state
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+
+
+def plain_sevens(state: GameState, player: int) -> list[Action]:
+    """The seven of trumps' actions read off the hand: its first unscored seven of trumps."""
+    t = tables(state)
+    if not t.sevens_declared or state.trump < 0:
+        return []
+    seven = state.deck.face(t.seven_rank, state.trump)
+    face_of = state.deck.card_face
+    for card in state.hands[player]:
+        if face_of[card] == seven and card not in state.extra["sevens_scored"]:
+            show = Action(Kind.SHOW, (card,))
+            if state.turn_up >= 0 and face_of[state.turn_up] != seven:
+                return [Action(Kind.EXCHANGE, (card,)), show]
+            return [show]
+    return []
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_turn_lists_match_the_plain_rules(name: str) -> None:
+    visited = refusals_skipped = 0
+    for state in turns(name, games=6, seed=40):
+        player = state.to_act
+        fast = turn_actions(state, player)
+        plain = turn_actions(state, player, refusal=declaration_refusal)  # never skips refusals
+        assert fast == plain
+        keys = [
+            (a.combo, tuple(sorted(state.card_key[c] for c in a.cards)))
+            for a in fast
+            if a.kind in (Kind.DECLARE, Kind.ANNOUNCE)
+        ]
+        assert len(keys) == len(set(keys)), "two declarations alike by copy keys"
+        assert seven_actions(state, tables(state), player) == plain_sevens(state, player)
+        visited += 1
+        refusals_skipped += not (state.turn.scored or state.declared_bits & state.held[player])
+    assert visited > 50
+    assert refusals_skipped > 10
