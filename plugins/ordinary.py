@@ -797,9 +797,13 @@ def combination_forms(
                 by_key = groups.get(face)
                 if by_key is None:
                     break
-                copies.append(list(by_key.values()))
+                copies.append(by_key)
             else:
-                for picks in product(*copies):
+                firsts = [cards[0] for by_key in copies for cards in by_key.values()]
+                if len(firsts) == len(faces):  # one group of each face: one form
+                    forms.append((combo, tuple(sorted(firsts))))
+                    continue
+                for picks in product(*[list(by_key.values()) for by_key in copies]):
                     forms.append((combo, tuple(sorted([cards[0] for cards in picks]))))
     return forms
 
