@@ -93,13 +93,15 @@ class QuickTests:
     """:meth:`Tables.faces_of`."""
     cards: int
     """Bit ``1 << card`` for every card that some combination can use."""
+    by_card: list[tuple[list[list[int]], list[tuple[int, int, int]]]]
+    """For each card, the same tests restricted to the combinations it can join: for
+    each form, the copies of each other face it needs; and the counting tests."""
 
-    def possible(self, held: int, fresh_cards: int, first_only: bool = False) -> list[Combination]:
+    def possible(self, held: int, fresh_cards: int) -> list[Combination]:
         """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
 
         The others cannot be declared; these are worth enumerating.  In table
-        order, same-suit combinations first.  ``first_only``: stop at the first
-        (for a yes-or-no test).
+        order, same-suit combinations first.
         """
         fold = self.fold
         present = (held | held >> fold) & self.face_mask if fold else self.faces_of(held)
@@ -114,8 +116,6 @@ class QuickTests:
             for mask, combo in self.forms:
                 if present & mask == mask and fresh & mask and combo not in possible:
                     possible.append(combo)  # a combination may have several suits' forms
-                    if first_only:
-                        return possible
         for cards, needed, others, combo in self.counted:
             if (
                 (held & cards).bit_count() >= needed
@@ -123,9 +123,32 @@ class QuickTests:
                 and fresh_cards & (cards | others)
             ):
                 possible.append(combo)
-                if first_only:
-                    return possible
         return possible
+
+    def any_with(self, held: int, fresh_cards: int) -> bool:
+        """Whether :meth:`possible` finds anything, where ``fresh_cards`` are held.
+
+        Only the tests of the combinations each fresh card can join, read in
+        card space: the yes-or-no test after a trick, when a player has drawn
+        a card or two since his hand last showed nothing.
+        """
+        by_card = self.by_card
+        while fresh_cards:
+            low = fresh_cards & -fresh_cards
+            fresh_cards ^= low
+            forms, counts = by_card[low.bit_length() - 1]
+            for needs in forms:
+                for copies in needs:
+                    if not held & copies:
+                        break
+                else:
+                    return True
+            for cards, needed, others in counts:
+                if (held & cards).bit_count() >= needed and (
+                    not others or (held & others).bit_count() >= needed
+                ):
+                    return True
+        return False
 
 
 _MEMO_LIMIT = 1 << 16
@@ -239,10 +262,36 @@ class Tables:
             for some, _, others, _ in counted:
                 cards |= some | others
             tests = QuickTests(
-                self.fold, self.face_mask, gap, keys, forms, counted, sevens, self.faces_of, cards
+                self.fold,
+                self.face_mask,
+                gap,
+                keys,
+                forms,
+                counted,
+                sevens,
+                self.faces_of,
+                cards,
+                [self._card_tests(card, forms, counted) for card in range(self.deck.size)],
             )
             self.tests_by_trump[state.trump] = tests
         return tests
+
+    def _card_tests(
+        self, card: int, forms: list[tuple[int, Combination]], counted: list[CountTest]
+    ) -> tuple[list[list[int]], list[tuple[int, int, int]]]:
+        """:attr:`QuickTests.by_card` for ``card``: the tests of what it can join."""
+        face = self.deck.card_face[card]
+        needs = [
+            [self._copies([other]) for other in range(self.deck.faces) if mask >> other & 1]
+            for mask, _ in forms
+            if mask >> face & 1
+        ]
+        counts = [
+            (some, needed, others)
+            for some, needed, others, _ in counted
+            if (some | others) >> card & 1
+        ]
+        return needs, counts
 
     def _counted(self, combo: Combination) -> CountTest:
         """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""

@@ -24,11 +24,11 @@ from typing import Any
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.game import GAME_OVER, NO_TURN, PLAY, GameState, ScoreEvent
-from bezique.plugins.ordinary import Combination, Tables, tables_of
+from bezique.plugins.ordinary import Tables, tables_of
 from bezique.ruleset import RandomTrick, Ruleset
 
-Possible = Callable[[int, int, bool], list[Combination]]
-""":meth:`QuickTests.possible <bezique.plugins.ordinary.QuickTests.possible>`."""
+AnyWith = Callable[[int, int], bool]
+""":meth:`QuickTests.any_with <bezique.plugins.ordinary.QuickTests.any_with>`."""
 DECLARE = Kind.DECLARE
 RandomTurn = Callable[[GameState, int, list[Action], Callable[[], float]], int]
 """The trick winner's random turn (see :func:`_turn_player`)."""
@@ -65,10 +65,10 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     endgame_plays = _endgame_rule(t)
     random_turn = _turn_player(rules)
 
-    def turn_inputs(state: GameState) -> tuple[int, Possible, list[list[Any]], int, int]:
+    def turn_inputs(state: GameState) -> tuple[int, AnyWith, list[list[Any]], int, int]:
         """What the quick turn test needs; it changes only in a turn.
 
-        The trump suit, the quick tests' ``possible``, the announced combinations,
+        The trump suit, the quick tests' ``any_with``, the announced combinations,
         the sevens of trumps that have not scored, and the cards that may make a
         declaration possible: those some combination can use, less those declared
         before where a declaration needs a new card.
@@ -78,7 +78,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         for seven in state.extra["sevens_scored"]:
             sevens &= ~(1 << seven)
         fresh = tests.cards & ~state.declared_bits if new_card_required else tests.cards
-        return state.trump, tests.possible, state.pending, sevens, fresh
+        return state.trump, tests.any_with, state.pending, sevens, fresh
 
     def random_tricks(state: GameState, draw: Callable[[], float]) -> int:
         """Play tricks at random until the hand ends (see :func:`compile_random_trick`).
@@ -99,7 +99,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         in_stock_phase = bool(stock) or state.turn_up >= 0
         last_stock = 2 - (state.turn_up >= 0)  # stock at the last draws (1 + turn-up, or 2)
         last_trick_no = _last_trick_number(state, last_trick_exhausts, in_stock_phase, last_stock)
-        trump, possible, pending, sevens, fresh_cards = turn_inputs(state)
+        trump, any_with, pending, sevens, fresh_cards = turn_inputs(state)
         # For each player, the fresh cards he did not hold when the quick tests last
         # found nothing in his hand: only a card drawn since can make them find something.
         unseen = [fresh_cards, fresh_cards]
@@ -178,11 +178,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             if in_stock_phase:
                 # The winner's turn, if the quick tests say he may do anything; else the draw.
                 fresh = lead_held & unseen[leader]
-                if (
-                    lead_held & sevens
-                    or pending[leader]
-                    or (fresh and possible(lead_held, fresh, True))
-                ):
+                if lead_held & sevens or pending[leader] or (fresh and any_with(lead_held, fresh)):
                     held[leader], held[follower] = lead_held, follow_held
                     logged = _settle(state, done, leader, opener, True, logged)
                     actions = turn_actions(state, leader)
@@ -191,8 +187,15 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                         turn_decisions += random_turn(state, leader, actions, draw)
                         if state.phase == GAME_OVER:
                             return 2 * (done - first) + turn_decisions
-                        trump, possible, pending, sevens, fresh_cards = turn_inputs(state)
-                        unseen = [fresh_cards, fresh_cards]
+                        fixed = trump
+                        trump, any_with, pending, sevens, fresh_cards = turn_inputs(state)
+                        # His hand is tested whole again; the other's test stands as far
+                        # as it went, but for the cards declared since (not in his hand).
+                        unseen[leader] = fresh_cards
+                        if trump == fixed:
+                            unseen[follower] &= fresh_cards
+                        else:
+                            unseen[follower] = fresh_cards
                         lead_held, follow_held = held[leader], held[follower]
                         turn_done = done
                     else:
