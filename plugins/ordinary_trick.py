@@ -30,6 +30,7 @@ from bezique.ruleset import RandomTrick, Ruleset
 AnyWith = Callable[[int, int], bool]
 """:meth:`QuickTests.any_with <bezique.plugins.ordinary.QuickTests.any_with>`."""
 DECLARE = Kind.DECLARE
+"""Bound once: the turn loop compares every listed action's kind with it."""
 RandomTurn = Callable[[GameState, int, list[Action], Callable[[], float]], int]
 """The trick winner's random turn (see :func:`_turn_player`)."""
 
