@@ -145,7 +145,8 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             if on_table[second]:
                 on_table[second] = False
                 card_key[second] = face_of[second]
-            played += (lead, second)
+            trick = (lead, second)
+            played += trick
             done += 1
             # The higher card of the suit led or a trump wins; of two identical, the lead.
             # The winner leads next: from here on he is the leader.
@@ -157,7 +158,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 leader, follower = follower, leader
                 lead_hand, follow_hand = follow_hand, lead_hand
                 lead_held, follow_held = follow_held, lead_held
-            won[leader] += (lead, second)
+            won[leader] += trick
             # Brisques and the last trick, as bezique_trick_scores scores them.
             points, events = brisque_scores[leader][lead_code[lead] + second_code[second]]
             if done == last_trick_no:
