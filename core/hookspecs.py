@@ -172,8 +172,9 @@ def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
     ``choices[int(draw() * len(choices))]`` of the cards ``bezique_legal_plays``
     allows (each copy counted), recorded as the copy ``legal_actions()`` names;
     then the trick's scores, the winner's turn (opened with
-    ``state.open_turn`` and played by ``legal_actions()`` and ``apply()``, one
-    draw each), the draw and the hand's end.  It returns the decisions made, or
+    ``state.open_turn``; each decision one draw among the turn actions and
+    'end', as ``legal_actions()`` lists them and ``apply()`` carries them
+    out), the draw and the hand's end.  It returns the decisions made, or
     ``0``, having changed nothing, to leave the trick to the kernel.  A plugin
     offers one only for rulesets whose every hook answer it knows;
     :func:`bezique.testing.check_random_trick` compares it with the kernel's path.
