@@ -36,6 +36,7 @@ class Deck:
 
     __slots__ = (
         "_bits_below",
+        "bits",
         "card_face",
         "card_rank",
         "card_suit",
@@ -64,6 +65,8 @@ class Deck:
             for c, f in enumerate(self.card_face)
         ]
         """For each card, bit ``1 << other`` set for its other copies."""
+        self.bits: list[int] = [1 << card for card in range(self.size)]
+        """For each card, its bit ``1 << card`` in a bitboard (made once: shifting allocates)."""
         self._bits_below = [(i + 1).bit_length() for i in range(self.size)]
         """For each ``i``, the bits of a random number below ``i + 1`` (see :meth:`shuffled`)."""
 

@@ -250,19 +250,19 @@ class GameState:
 
     def _count_hands(self) -> None:
         """Set the hands' bitboards (see :attr:`held`) from the hands."""
-        self.held = [sum(map((1).__lshift__, hand)) for hand in self.hands]
+        self.held = [sum(map(self.deck.bits.__getitem__, hand)) for hand in self.hands]
         """Per seat, bit ``1 << card`` set for every card in the hand."""
 
     def give(self, seat: int, card: int) -> None:
         """Put ``card`` into ``seat``'s hand (plugins move cards only through this and take)."""
         self.hands[seat].append(card)
-        self.held[seat] |= 1 << card
+        self.held[seat] |= self.deck.bits[card]
         self._legal = None
 
     def take(self, seat: int, card: int) -> None:
         """Take ``card`` out of ``seat``'s hand."""
         self.hands[seat].remove(card)
-        self.held[seat] &= ~(1 << card)
+        self.held[seat] &= ~self.deck.bits[card]
         self._legal = None
 
     # ------------------------------------------------------------------ queries
@@ -370,9 +370,9 @@ class GameState:
         face = self.deck.card_face[card]
         self.card_key[card] = ~(levels * 4096 + face) if on_table else face
         if levels:
-            self.declared_bits |= 1 << card
+            self.declared_bits |= self.deck.bits[card]
         else:
-            self.declared_bits &= ~(1 << card)
+            self.declared_bits &= ~self.deck.bits[card]
         self._legal = None
 
     def _play(self, card: int) -> None:
@@ -380,7 +380,7 @@ class GameState:
         if self.refereed:
             referee.on_play(self, seat, card)
         self.hands[seat].remove(card)
-        self.held[seat] ^= 1 << card
+        self.held[seat] ^= self.deck.bits[card]
         if self.on_table[card]:
             self.on_table[card] = False
             self.card_key[card] = self.deck.card_face[card]
@@ -465,13 +465,14 @@ class GameState:
             elif len(stock) >= self.players:
                 hands = self.hands
                 held = self.held
+                bits = self.deck.bits
                 card = stock.pop()
                 hands[leader].append(card)
-                held[leader] |= 1 << card
+                held[leader] |= bits[card]
                 for seat in self._others[leader]:
                     card = stock.pop()
                     hands[seat].append(card)
-                    held[seat] |= 1 << card
+                    held[seat] |= bits[card]
             else:
                 self._draw_last_cards()
             if not stock and self.turn_up < 0:

@@ -54,7 +54,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     """Bind the variant's tables into the locals of one function that plays a hand's tricks."""
     deck = t.deck
     suit_of, rank_of, face_of, twins = deck.card_suit, deck.card_rank, deck.card_face, deck.twins
-    bits = [1 << card for card in range(deck.size)]
+    bits = deck.bits
     lead_code, second_code, brisque_scores = _brisque_table(t)
     last_trick_exhausts = t.last_trick_exhausts
     last_trick = [(ScoreEvent(seat, t.last_trick_points, "last_trick"),) for seat in (0, 1)]
