@@ -64,7 +64,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
     turn_actions = rules.turn_actions
     target = rules.target
     endgame_plays = _endgame_rule(t)
-    random_turn = _turn_player(rules)
+    random_turn = _turn_player(rules, t)
 
     def turn_inputs(state: GameState) -> tuple[int, AnyWith, list[list[Any]], int, int]:
         """What the quick turn test needs; it changes only in a turn.
@@ -274,7 +274,7 @@ def _last_trick_number(
     return done + cards // 2
 
 
-def _turn_player(rules: Ruleset) -> RandomTurn:
+def _turn_player(rules: Ruleset, t: Tables) -> RandomTurn:
     """The trick winner's random turn, as ``playout`` plays it through the kernel.
 
     The kernel lists the turn actions and 'end' (:meth:`GameState.legal_actions`),
@@ -294,7 +294,6 @@ def _turn_player(rules: Ruleset) -> RandomTurn:
     this gives the kernel's lists.
     """
     turn_actions, apply_turn_action = rules.turn_actions, rules.apply_turn_action
-    t = tables_of(rules)
     twins = t.deck.twins
     # Several combinations a trick, sharing no card (S0), with trumps fixed.
     disjoint_only = not (t.one_per_trick or t.compound or t.trumps_by_marriage)
