@@ -226,24 +226,32 @@ class Tables:
 
     def combinations(self, state: GameState) -> list[Combination]:
         """Return the combination table compiled for the current trump suit."""
-        table = self.by_trump.get(state.trump)
+        return self.combinations_for(state.trump)
+
+    def combinations_for(self, trump: int) -> list[Combination]:
+        """Return the combination table compiled for ``trump`` (-1: trumps not yet fixed)."""
+        table = self.by_trump.get(trump)
         if table is None:
-            table = [self._compile(state, name, row) for name, row in self._rows()]
-            self.by_trump[state.trump] = table
-            self.by_name[state.trump] = {c.name: c for c in table}
+            table = [self._compile(trump, name, row) for name, row in self._rows()]
+            self.by_trump[trump] = table
+            self.by_name[trump] = {c.name: c for c in table}
         return table
 
     def quick_tests(self, state: GameState) -> QuickTests:
-        """Return cheap first tests of the current trump's combinations.
+        """Return the quick tests of the current trump suit (:meth:`quick_tests_for`)."""
+        return self.quick_tests_for(state.trump)
+
+    def quick_tests_for(self, trump: int) -> QuickTests:
+        """Return cheap first tests of the combinations under ``trump``.
 
         A list of (face mask, combination): a form of the combination needs every
         face of the mask; and, for same-rank and bezique combinations, the masks
         of :meth:`_counted`.  A combination that passes neither cannot be declared.
         And the sevens of trumps that :func:`seven_actions` looks for.
         """
-        tests = self.tests_by_trump.get(state.trump)
+        tests = self.tests_by_trump.get(trump)
         if tests is None:
-            combos = self.combinations(state)
+            combos = self.combinations_for(trump)
             forms = [
                 (mask, c)
                 for c in combos
@@ -252,8 +260,8 @@ class Tables:
             ]
             counted = [self._counted(c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
             sevens = 0
-            if self.sevens_declared and state.trump >= 0:
-                sevens = self._copies([self.deck.face(self.seven_rank, state.trump)])
+            if self.sevens_declared and trump >= 0:
+                sevens = self._copies([self.deck.face(self.seven_rank, trump)])
             gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
             form_faces = 0
             for mask, _ in forms:
@@ -273,7 +281,7 @@ class Tables:
                 cards,
                 [self._card_tests(card, forms, counted) for card in range(self.deck.size)],
             )
-            self.tests_by_trump[state.trump] = tests
+            self.tests_by_trump[trump] = tests
         return tests
 
     def _card_tests(
@@ -319,15 +327,14 @@ class Tables:
 
     def combination(self, state: GameState, name: str) -> Combination | None:
         """Return the compiled combination called ``name``, if the variant has one."""
-        self.combinations(state)
+        self.combinations_for(state.trump)
         return self.by_name[state.trump].get(name)
 
     def _rows(self) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from self.data["declarations"]["combinations"].items()
 
-    def _compile(self, state: GameState, name: str, row: dict[str, Any]) -> Combination:
-        deck = state.deck
-        trump = state.trump
+    def _compile(self, trump: int, name: str, row: dict[str, Any]) -> Combination:
+        deck = self.deck
         shift = 4 * self.classes.index(row["class"])
         suit_rule = row.get("suit", "any")
         undecided = trump < 0 and self.trumps_by_marriage
