@@ -24,13 +24,15 @@ from typing import Any
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.game import GAME_OVER, NO_TURN, PLAY, GameState, ScoreEvent
-from bezique.plugins.ordinary import Tables, tables_of
+from bezique.plugins.ordinary import Tables, seven_actions, tables_of
 from bezique.ruleset import RandomTrick, Ruleset
 
 AnyWith = Callable[[int, int], bool]
 """:meth:`QuickTests.any_with <bezique.plugins.ordinary.QuickTests.any_with>`."""
 DECLARE = Kind.DECLARE
 """Bound once: the turn loop compares every listed action's kind with it."""
+SEVEN_KINDS = (Kind.SHOW, Kind.EXCHANGE)
+"""The seven of trumps' actions."""
 RandomTurn = Callable[[GameState, int, list[Action], Callable[[], float]], int]
 """The trick winner's random turn (see :func:`_turn_player`)."""
 
@@ -280,23 +282,12 @@ def _turn_player(rules: Ruleset, t: Tables) -> RandomTurn:
     The kernel lists the turn actions and 'end' (:meth:`GameState.legal_actions`),
     applies the one drawn through the plugin's hook and lists them again, until
     'end' is drawn; then it draws.  This does the same steps without the
-    kernel's checks (every action it applies is one the hook has just listed)
-    and leaves the draw to the trick loop.
-
-    Where combinations declared after one trick may share no card (S0's
-    several, with trumps already fixed), a declaration changes nothing the
-    other listed declarations depend on but the cards it used: the hand, the
-    cards counted new and every other card's class levels stay as they were.
-    The next list is then the last one without the declarations that share a
-    card with it, unless a declared card has another copy in the hand (copies
-    that were interchangeable no longer are, so the forms change) or the player
-    has announced combinations.  ``tests/test_random_trick.py`` checks that
-    this gives the kernel's lists.
+    kernel's checks (every action it applies is one just listed), lists the
+    actions after each by :func:`compile_next_actions`, and leaves the draw to
+    the trick loop.
     """
-    turn_actions, apply_turn_action = rules.turn_actions, rules.apply_turn_action
-    twins = t.deck.twins
-    # Several combinations a trick, sharing no card (S0), with trumps fixed.
-    disjoint_only = not (t.one_per_trick or t.compound or t.trumps_by_marriage)
+    apply_turn_action = rules.apply_turn_action
+    next_actions = _next_actions(rules, t)
 
     def random_turn(
         state: GameState, seat: int, actions: list[Action], draw: Callable[[], float]
@@ -311,17 +302,7 @@ def _turn_player(rules: Ruleset, t: Tables) -> RandomTurn:
             apply_turn_action(state, seat, action)
             if state.phase == GAME_OVER:
                 return decisions
-            cards = action.cards
-            if (
-                disjoint_only
-                and action.kind == DECLARE
-                and not state.pending[seat]
-                and not any(state.held[seat] & twins[card] for card in cards)
-            ):
-                declared = set(cards)  # what is still legal: what shares none of them
-                actions = [a for a in actions if a.kind != DECLARE or declared.isdisjoint(a.cards)]
-            else:
-                actions = turn_actions(state, seat)
+            actions = next_actions(state, seat, action, actions)
             decisions += 1
             choice = trunc(draw() * (len(actions) + 1))
         history.append(END_TURN)
@@ -330,6 +311,70 @@ def _turn_player(rules: Ruleset, t: Tables) -> RandomTurn:
         return decisions
 
     return random_turn
+
+
+def compile_next_actions(rules: Ruleset) -> NextActions:
+    """Return how the ordinary plugin lists a turn's actions again after one is applied.
+
+    The function returned takes the state just after ``seat`` applied
+    ``action``, drawn from the list ``actions``, and returns what the
+    ``bezique_turn_actions`` hook would list now, without listing afresh where
+    the last list tells:
+
+    - Where combinations declared after one trick may share no card (S0's
+      several, with trumps already fixed), a declaration changes nothing the
+      other listed declarations depend on but the cards it used: the hand, the
+      cards counted new and every other card's class levels stay as they were.
+      The next list is the last one without the declarations that share a card
+      with it, unless a declared card has another copy in the hand (copies
+      that were interchangeable no longer are, so the forms change).
+    - The seven of trumps, shown or exchanged, changes no declaration (under
+      any ``per_trick``) where no combination uses a seven: showing it changes
+      nothing else, and the card taken in exchange may not be declared in the
+      same turn (A13), so each combination keeps the forms it had.  The next
+      list is the seven's actions as they now stand, then the last list's
+      declarations and announcements.
+
+    ``tests/test_random_trick.py`` compares it with the hook after every
+    action of many turns.  Only for variants whose one plugin is ``ordinary``
+    (another plugin may list a turn otherwise): raise ValueError for others.
+    """
+    if list(rules.data["plugins"]) != ["ordinary"]:
+        raise ValueError(f"{rules.variant.name}: the turn is not the ordinary plugin's alone")
+    return _next_actions(rules, tables_of(rules))
+
+
+NextActions = Callable[[GameState, int, Action, list[Action]], list[Action]]
+"""See :func:`compile_next_actions`."""
+
+
+def _next_actions(rules: Ruleset, t: Tables) -> NextActions:
+    """:func:`compile_next_actions`, from the plugin's tables."""
+    turn_actions: Callable[[GameState, int], list[Action]] = rules.turn_actions
+    twins = t.deck.twins
+    # Several combinations a trick, sharing no card (S0), with trumps fixed.
+    disjoint_only = not (t.one_per_trick or t.compound or t.trumps_by_marriage)
+    suits = range(len(t.deck.suits))
+    sevens_apart = not any(
+        t.quick_tests_for(suit).cards & t.quick_tests_for(suit).sevens for suit in suits
+    )
+
+    def next_actions(
+        state: GameState, seat: int, action: Action, actions: list[Action]
+    ) -> list[Action]:
+        """The turn actions of ``seat`` after ``action``, drawn from ``actions``."""
+        kind = action.kind
+        if kind == DECLARE:
+            cards = action.cards
+            if disjoint_only and not any(state.held[seat] & twins[card] for card in cards):
+                declared = set(cards)  # what is still legal: what shares none of them
+                return [a for a in actions if a.kind != DECLARE or declared.isdisjoint(a.cards)]
+        elif kind in SEVEN_KINDS and sevens_apart:
+            combinations = [a for a in actions if a.kind not in SEVEN_KINDS]
+            return seven_actions(state, t, seat) + combinations
+        return turn_actions(state, seat)
+
+    return next_actions
 
 
 def _settle(

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
-from bezique.game import new_game, ruleset_for
-from bezique.testing import check_random_trick
+from bezique.actions import Action, Kind
+from bezique.game import GAME_OVER, TURN, GameState, new_game, ruleset_for
+from bezique.plugins.ordinary_trick import compile_next_actions
+from bezique.testing import check_random_trick, play_out, scenario
 from bezique.variant import variant_summaries
 
 COMPILED = {
@@ -94,6 +96,130 @@ def test_no_compiled_trick_where_another_plugin_or_the_seven_on_play_may_change_
     assert ruleset_for("house-seven-on-play").random_trick is None
 
 
+def test_the_next_list_is_offered_only_where_the_ordinary_plugin_alone_lists_turns() -> None:
+    with pytest.raises(ValueError, match="polish"):
+        compile_next_actions(ruleset_for("polish"))
+
+
 def test_check_random_trick_refuses_a_variant_without_one() -> None:
     with pytest.raises(AssertionError, match="no plugin offers"):
         check_random_trick("polish", games=1)
+
+
+def texts(state: GameState, actions: list[Action]) -> list[str]:
+    """Actions as texts, in their order."""
+    return [state.action_text(a) for a in actions]
+
+
+@pytest.mark.parametrize(
+    "name, overrides",
+    [
+        ("ordinary", None),
+        ("hoyle1909", None),  # one combination a trick, the others announced
+        ("house-first-marriage", None),  # trumps named by the first marriage
+        ("ordinary", {"declarations": {"per_trick": "compound"}}),
+        ("ordinary", {"declarations": {"new_card_required": False}}),
+    ],
+)
+def test_the_list_after_each_turn_action_is_the_hooks_own(
+    name: str, overrides: dict[str, Any] | None
+) -> None:
+    # At every trick winner's turn of random games, each listed action is applied
+    # to a copy; the list made from the last one must be the hook's list afresh.
+    rules = ruleset_for(name, overrides)
+    next_actions = compile_next_actions(rules)
+    rng = random.Random(3)
+    tried = {kind: 0 for kind in Kind}
+    for game in range(8):
+        state = new_game(rules, seed=game)
+        while not state.is_over():
+            if state.phase == TURN:
+                seat = state.to_act
+                actions = rules.turn_actions(state, seat)
+                for action in actions:
+                    after = state.clone()
+                    after.apply(action)
+                    if after.phase != GAME_OVER:
+                        assert next_actions(after, seat, action, actions) == (
+                            rules.turn_actions(after, seat)
+                        )
+                        tried[action.kind] += 1
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+    assert tried[Kind.DECLARE] > 20
+    assert tried[Kind.SHOW] + tried[Kind.EXCHANGE] > (20 if name != "house-first-marriage" else -1)
+
+
+def test_the_seven_shown_or_exchanged_leaves_the_declarations_listed() -> None:
+    # Trumps hearts (KH turned up).  Seat 0 wins the first trick holding both sevens
+    # of hearts, the queen of hearts and the king and queen of spades.
+    state = scenario(
+        "ordinary",
+        hands=[
+            ["7H", "7H", "QH", "KS", "QS", "AC", "9D", "8D"],
+            ["9C", "8S", "7S", "9S", "8C", "7C", "7D", "9H"],
+        ],
+        turn_up="KH",
+        dealer=1,
+    )
+    next_actions = compile_next_actions(state.rules)
+    play_out(state, ["play AC", "play 9C"])
+    actions = state.rules.turn_actions(state, 0)
+    assert texts(state, actions) == ["exchange 7H", "show 7H", "declare marriage KS QS"]
+    state.apply(actions[1])  # the first seven shown: the second may be exchanged or shown
+    shown = next_actions(state, 0, actions[1], actions)
+    assert texts(state, shown) == ["exchange 7H", "show 7H", "declare marriage KS QS"]
+    assert shown[0].cards != actions[0].cards
+    assert shown == state.rules.turn_actions(state, 0)
+    state.apply(shown[0])  # KH taken for the second may not join QH in this turn (A13)
+    exchanged = next_actions(state, 0, shown[0], shown)
+    assert texts(state, exchanged) == ["declare marriage KS QS"]
+    assert exchanged == state.rules.turn_actions(state, 0)
+
+
+def test_a_declared_card_leaves_its_twin_to_the_next_list() -> None:
+    # Trumps clubs (9C turned up).  Seat 0 wins the first trick with both kings of
+    # hearts, the queen of hearts and the other three kings.
+    state = scenario(
+        "ordinary",
+        hands=[
+            ["KH", "KH", "QH", "KS", "KD", "KC", "AD", "9S"],
+            ["9D", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
+        ],
+        turn_up="9C",
+        dealer=1,
+    )
+    next_actions = compile_next_actions(state.rules)
+    play_out(state, ["play AD", "play 9D"])
+    actions = state.rules.turn_actions(state, 0)
+    marriage = actions[0]
+    assert texts(state, [marriage]) == ["declare marriage KH QH"]
+    state.apply(marriage)
+    # Four kings may still be declared with the other king of hearts (S0: several
+    # combinations after one trick, sharing no card).
+    after = next_actions(state, 0, marriage, actions)
+    assert texts(state, after) == ["declare four_kings KS KH KD KC"]
+    assert not set(after[0].cards) & set(marriage.cards)
+    assert after == state.rules.turn_actions(state, 0)
+
+
+def test_the_seven_shown_after_a_declaration_keeps_the_announcements_listed() -> None:
+    # hoyle1909 scores one combination a trick; the others may be announced.
+    # Trumps hearts (KH turned up); seat 0 wins the first trick.
+    state = scenario(
+        "hoyle1909",
+        hands=[
+            ["7H", "KS", "QS", "JD", "AC", "9D", "8D", "9S"],
+            ["9C", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
+        ],
+        turn_up="KH",
+        dealer=1,
+    )
+    next_actions = compile_next_actions(state.rules)
+    play_out(state, ["play AC", "play 9C", "declare marriage KS QS"])
+    actions = state.rules.turn_actions(state, 0)
+    assert texts(state, actions) == ["exchange 7H", "show 7H", "announce bezique QS* JD"]
+    state.apply(actions[1])
+    after = next_actions(state, 0, actions[1], actions)
+    assert texts(state, after) == ["announce bezique QS* JD"]
+    assert after == state.rules.turn_actions(state, 0)
