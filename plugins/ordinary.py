@@ -23,7 +23,7 @@ Cards a player has declared lie on the table but stay in his hand.  A card's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
@@ -96,6 +96,12 @@ class QuickTests:
     by_card: list[tuple[list[list[int]], list[tuple[int, int, int]]]]
     """For each card, the same tests restricted to the combinations it can join: for
     each form, the copies of each other face it needs; and the counting tests."""
+    partners: list[int]
+    """For each card, bit ``1 << card`` for every card its ``by_card`` tests read."""
+    bits: list[int]
+    """:attr:`Deck.bits <bezique.cards.Deck.bits>`."""
+    verdicts: list[dict[int, bool]] = field(init=False, default_factory=list)
+    """For each card, a memo of its ``by_card`` tests by the partners held."""
 
     def possible(self, held: int, fresh_cards: int) -> list[Combination]:
         """The combinations whose tests ``held`` passes with a card of ``fresh_cards``.
@@ -130,25 +136,42 @@ class QuickTests:
 
         Only the tests of the combinations each fresh card can join, read in
         card space: the yes-or-no test after a trick, when a player has drawn
-        a card or two since his hand last showed nothing.
+        a card or two since his hand last showed nothing.  Those tests read
+        only the card's partners, so their verdict is kept by the partners held.
         """
-        by_card = self.by_card
+        partners, verdicts, bits = self.partners, self.verdicts, self.bits
         while fresh_cards:
-            low = fresh_cards & -fresh_cards
-            fresh_cards ^= low
-            forms, counts = by_card[low.bit_length() - 1]
-            for needs in forms:
-                for copies in needs:
-                    if not held & copies:
-                        break
-                else:
-                    return True
-            for cards, needed, others in counts:
-                if (held & cards).bit_count() >= needed and (
-                    not others or (held & others).bit_count() >= needed
-                ):
-                    return True
+            card = fresh_cards.bit_length() - 1  # the highest first
+            fresh_cards ^= bits[card]
+            key = held & partners[card]
+            verdict = verdicts[card].get(key)
+            if verdict is None:
+                verdict = self.joins(card, key)
+                if len(verdicts[card]) < _MEMO_LIMIT:
+                    verdicts[card][key] = verdict
+            if verdict:
+                return True
         return False
+
+    def joins(self, card: int, held: int) -> bool:
+        """Whether ``card``, held with ``held``, passes the tests of a combination it can join."""
+        forms, counts = self.by_card[card]
+        for needs in forms:
+            for copies in needs:
+                if not held & copies:
+                    break
+            else:
+                return True
+        for cards, needed, others in counts:
+            if (held & cards).bit_count() >= needed and (
+                not others or (held & others).bit_count() >= needed
+            ):
+                return True
+        return False
+
+    def __post_init__(self) -> None:
+        """Start each card's empty memo."""
+        self.verdicts.extend({} for _ in self.by_card)
 
 
 _MEMO_LIMIT = 1 << 16
@@ -269,6 +292,7 @@ class Tables:
             cards = self._copies([f for f in range(self.deck.faces) if form_faces >> f & 1])
             for some, _, others, _ in counted:
                 cards |= some | others
+            by_card = [self._card_tests(card, forms, counted) for card in range(self.deck.size)]
             tests = QuickTests(
                 self.fold,
                 self.face_mask,
@@ -279,7 +303,9 @@ class Tables:
                 sevens,
                 self.faces_of,
                 cards,
-                [self._card_tests(card, forms, counted) for card in range(self.deck.size)],
+                by_card,
+                [_partners(needs, counts) for needs, counts in by_card],
+                self.deck.bits,
             )
             self.tests_by_trump[trump] = tests
         return tests
@@ -388,6 +414,17 @@ class Tables:
             return table[self.deck.suits[trump]]
         pairs = {tuple(pair) for pair in table.values()}
         return list(pairs.pop()) if len(pairs) == 1 else None
+
+
+def _partners(needs: list[list[int]], counts: list[tuple[int, int, int]]) -> int:
+    """Every card that one card's tests (:attr:`QuickTests.by_card`) read."""
+    partners = 0
+    for copies in needs:
+        for some in copies:
+            partners |= some
+    for cards, _, others in counts:
+        partners |= cards | others
+    return partners
 
 
 def _form_masks(combo: Combination) -> tuple[int, ...]:

@@ -17,7 +17,13 @@ import pytest
 
 from bezique.actions import Action, Kind
 from bezique.game import TURN, GameState, new_game, ruleset_for
-from bezique.plugins.ordinary import declaration_refusal, seven_actions, tables, turn_actions
+from bezique.plugins.ordinary import (
+    declaration_refusal,
+    seven_actions,
+    tables,
+    tables_of,
+    turn_actions,
+)
 
 VARIANTS = ["ordinary", "hoyle1909", "house-first-marriage", "grand", "three-hand", "polish"]
 """One of each way of declaring: several a trick, one a trick with announcements,
@@ -72,3 +78,23 @@ def test_turn_lists_match_the_plain_rules(name: str) -> None:
         refusals_skipped += not (state.turn.scored or state.declared_bits & state.held[player])
     assert visited > 50
     assert refusals_skipped > 10
+
+
+@pytest.mark.parametrize("name", ["ordinary", "grand", "house-four-of-each-suit"])
+def test_the_quick_yes_or_no_agrees_with_the_full_quick_test(name: str) -> None:
+    # any_with keeps each card's verdict by the partners held: asked twice over
+    # random hands, it must still say what possible() says.
+    t = tables_of(ruleset_for(name))
+    rng = random.Random(5)
+    found = 0
+    for trump in range(4):
+        tests = t.quick_tests_for(trump)
+        for _ in range(2):
+            for _ in range(1500):
+                hand = rng.sample(range(t.deck.size), 12)
+                held = sum(1 << c for c in hand)
+                fresh = sum(1 << c for c in hand[: rng.randrange(1, 5)])
+                expected = bool(tests.possible(held, fresh))
+                assert tests.any_with(held, fresh) == expected
+                found += expected
+    assert found > 500
