@@ -116,12 +116,13 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             # The lead: any card; a copy is named as legal_actions() names it.
             index = trunc(draw() * len(lead_hand))
             lead = lead_hand[index]
-            if lead_held & twins[lead]:
+            if lead_held & twins[lead]:  # the first of the interchangeable copies
                 key = card_key[lead]
-                lead = next(c for c in lead_hand if card_key[c] == key)
-                lead_hand.remove(lead)
-            else:
-                del lead_hand[index]
+                index = 0
+                while card_key[lead_hand[index]] != key:
+                    index += 1
+                lead = lead_hand[index]
+            del lead_hand[index]
             lead_held ^= bits[lead]
             if on_table[lead]:
                 on_table[lead] = False
@@ -130,19 +131,17 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             if in_stock_phase:
                 index = trunc(draw() * len(follow_hand))
                 second = follow_hand[index]
-                if follow_held & twins[second]:
-                    key = card_key[second]
-                    second = next(c for c in follow_hand if card_key[c] == key)
-                    follow_hand.remove(second)
-                else:
-                    del follow_hand[index]
             else:
                 options = endgame_plays(follow_hand, lead, trump)
                 second = options[trunc(draw() * len(options))]
-                if follow_held & twins[second]:
-                    key = card_key[second]
-                    second = next(c for c in options if card_key[c] == key)
-                follow_hand.remove(second)
+                index = follow_hand.index(second)
+            if follow_held & twins[second]:  # the first copy (the options keep the hand order)
+                key = card_key[second]
+                index = 0
+                while card_key[follow_hand[index]] != key:
+                    index += 1
+                second = follow_hand[index]
+            del follow_hand[index]
             follow_held ^= bits[second]
             if on_table[second]:
                 on_table[second] = False
