@@ -224,6 +224,8 @@ class Tables:
         self.exchange_actions = [Action(Kind.EXCHANGE, (card,)) for card in range(deck.size)]
         """The seven of trumps' actions for each card, made once (actions are immutable)."""
         self.face_mask = (1 << deck.faces) - 1
+        self.face_copies = [self._copies([face]) for face in range(deck.faces)]
+        """For each face, bit ``1 << card`` for each of its copies."""
         self.fold = deck.faces if self.packs == 2 else 0
         """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
@@ -807,17 +809,22 @@ def _candidates(
 ) -> list[tuple[Combination, tuple[int, ...]]]:
     """The forms of ``combos`` in the player's cards, legal or not, and announced ones."""
     hand = state.hands[player]
+    held = state.held[player]
     found: list[tuple[Combination, tuple[int, ...]]] = []
-    if combos:
-        faces = 0
-        for combo in combos:
-            faces |= combo.mask
-        groups = copy_groups(state, hand, table_cards_apart, faces)
-        present = 0
-        for face in groups:
-            present |= 1 << face
-        for combo in combos:
-            found += combination_forms(state, combo, groups, present)
+    groups: dict[int, dict[int, list[int]]] | None = None
+    present = 0
+    for combo in combos:
+        forms = _forms_of_single_copies(t, combo, held)
+        if forms is None:  # some face held twice: its copies may or may not be interchangeable
+            if groups is None:
+                faces = 0
+                for each in combos:
+                    faces |= each.mask
+                groups = copy_groups(state, hand, table_cards_apart, faces)
+                for face in groups:
+                    present |= 1 << face
+            forms = combination_forms(state, combo, groups, present)
+        found += forms
     for combo_name, cards in state.pending[player]:
         pending = t.combination(state, combo_name)
         if (
@@ -827,6 +834,45 @@ def _candidates(
         ):
             found.append((pending, cards))
     return found
+
+
+def _forms_of_single_copies(
+    t: Tables, combo: Combination, held: int
+) -> list[tuple[Combination, tuple[int, ...]]] | None:
+    """:func:`combination_forms` read off the hand's bitboard, or None where it cannot be.
+
+    Where the hand holds at most one copy of each face a same-suit or single
+    bezique form needs, each face is one group whatever the copy keys, and
+    each form one set of cards.  None where some such face is held twice, and
+    for same-rank and double bezique combinations (their copies matter).
+    """
+    face_copies = t.face_copies
+    forms: list[tuple[Combination, tuple[int, ...]]] = []
+    if combo.pairs:
+        if combo.pairs != 1 or len(combo.faces) != 2:
+            return None
+        queens, knaves = held & face_copies[combo.faces[0]], held & face_copies[combo.faces[1]]
+        if queens and knaves:
+            if queens & (queens - 1) or knaves & (knaves - 1):
+                return None
+            queen, knave = queens.bit_length() - 1, knaves.bit_length() - 1
+            forms.append((combo, (queen, knave) if queen < knave else (knave, queen)))
+        return forms
+    if combo.rank_faces:
+        return None
+    for faces, _ in combo.suit_forms:
+        cards = []
+        for face in faces:
+            copies = held & face_copies[face]
+            if not copies:
+                break
+            if copies & (copies - 1):
+                return None
+            cards.append(copies.bit_length() - 1)
+        else:
+            cards.sort()
+            forms.append((combo, tuple(cards)))
+    return forms
 
 
 def copy_groups(

@@ -18,6 +18,11 @@ import pytest
 from bezique.actions import Action, Kind
 from bezique.game import TURN, GameState, new_game, ruleset_for
 from bezique.plugins.ordinary import (
+    Combination,
+    _candidates,
+    _forms_of_single_copies,
+    combination_forms,
+    copy_groups,
     declaration_refusal,
     seven_actions,
     tables,
@@ -98,3 +103,38 @@ def test_the_quick_yes_or_no_agrees_with_the_full_quick_test(name: str) -> None:
                 assert tests.any_with(held, fresh) == expected
                 found += expected
     assert found > 500
+
+
+def plain_forms(
+    state: GameState, combos: list[Combination], player: int, apart: bool
+) -> list[tuple[Combination, tuple[int, ...]]]:
+    """Every form of ``combos`` from the hand's groups of interchangeable copies."""
+    groups = copy_groups(state, state.hands[player], apart)
+    found = []
+    for combo in combos:
+        found += combination_forms(state, combo, groups)
+    return found
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_forms_read_off_the_bitboard_are_the_groups_own(name: str) -> None:
+    # Where no face is held twice the forms are read off the bitboard; they must be
+    # the forms the groups of interchangeable copies give, in the same order.
+    read = grouped = 0
+    for state in turns(name, games=6, seed=41):
+        player = state.to_act
+        t = tables(state)
+        combos = t.combinations(state)
+        for apart in (False, True):
+            expected = plain_forms(state, combos, player, apart)
+            found = _candidates(state, t, player, combos, apart)
+            assert found[: len(expected)] == expected  # then the announced forms still standing
+            assert len(found) - len(expected) <= len(state.pending[player])
+        for combo in combos:
+            single = _forms_of_single_copies(t, combo, state.held[player])
+            if single is None:
+                grouped += 1
+            elif single:
+                read += 1
+    assert read > 30
+    assert grouped > 30
