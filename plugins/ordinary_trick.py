@@ -187,20 +187,25 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                     actions = turn_actions(state, leader)
                     if actions:  # his turn; it ends with the draw below
                         state.open_turn(leader, actions)
-                        turn_decisions += random_turn(state, leader, actions, draw)
+                        decisions = random_turn(state, leader, actions, draw)
+                        turn_decisions += decisions
                         if state.phase == GAME_OVER:
                             return 2 * (done - first) + turn_decisions
-                        fixed = trump
-                        trump, any_with, pending, sevens, fresh_cards = turn_inputs(state)
-                        # His hand is tested whole again; the other's test stands as far
-                        # as it went, but for the cards declared since (not in his hand).
-                        unseen[leader] = fresh_cards
-                        if trump == fixed:
-                            unseen[follower] &= fresh_cards
-                        else:
-                            unseen[follower] = fresh_cards
-                        lead_held, follow_held = held[leader], held[follower]
                         turn_done = done
+                        # His hand is tested whole again (what he declined is there still).
+                        if decisions == 1:  # he ended the turn at once: nothing changed
+                            unseen[leader] = fresh_cards
+                        else:
+                            fixed = trump
+                            trump, any_with, pending, sevens, fresh_cards = turn_inputs(state)
+                            unseen[leader] = fresh_cards
+                            # The other's test stands as far as it went, but for the
+                            # cards declared since (not in his hand).
+                            if trump == fixed:
+                                unseen[follower] &= fresh_cards
+                            else:
+                                unseen[follower] = fresh_cards
+                            lead_held, follow_held = held[leader], held[follower]
                     else:
                         unseen[leader] = fresh_cards & ~lead_held
                 else:
