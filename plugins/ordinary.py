@@ -175,7 +175,8 @@ class QuickTests:
 
 
 _MEMO_LIMIT = 1 << 16
-"""Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
+"""Most entries one memo keeps: :class:`Tables`' brisques by trick (tricks of more than
+two cards are many), :class:`QuickTests`' verdicts of one card."""
 
 
 class Tables:

@@ -117,10 +117,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
             index = trunc(draw() * len(lead_hand))
             lead = lead_hand[index]
             if lead_held & twins[lead]:  # the first of the interchangeable copies
-                key = card_key[lead]
-                index = 0
-                while card_key[lead_hand[index]] != key:
-                    index += 1
+                index = _first_copy(lead_hand, card_key, card_key[lead])
                 lead = lead_hand[index]
             del lead_hand[index]
             lead_held ^= bits[lead]
@@ -136,10 +133,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 second = options[trunc(draw() * len(options))]
                 index = follow_hand.index(second)
             if follow_held & twins[second]:  # the first copy (the options keep the hand order)
-                key = card_key[second]
-                index = 0
-                while card_key[follow_hand[index]] != key:
-                    index += 1
+                index = _first_copy(follow_hand, card_key, card_key[second])
                 second = follow_hand[index]
             del follow_hand[index]
             follow_held ^= bits[second]
@@ -379,6 +373,14 @@ def _next_actions(rules: Ruleset, t: Tables) -> NextActions:
         return turn_actions(state, seat)
 
     return next_actions
+
+
+def _first_copy(hand: list[int], card_key: list[int], key: int) -> int:
+    """The index of the first card in ``hand`` whose copy key is ``key``."""
+    index = 0
+    while card_key[hand[index]] != key:
+        index += 1
+    return index
 
 
 def _settle(

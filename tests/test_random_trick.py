@@ -15,7 +15,7 @@ import pytest
 
 from bezique.actions import Action, Kind
 from bezique.game import GAME_OVER, TURN, GameState, new_game, ruleset_for
-from bezique.plugins.ordinary_trick import compile_next_actions
+from bezique.plugins.ordinary_trick import NextActions, compile_next_actions
 from bezique.testing import check_random_trick, play_out, scenario
 from bezique.variant import variant_summaries
 
@@ -150,21 +150,26 @@ def test_the_list_after_each_turn_action_is_the_hooks_own(
     assert tried[Kind.SHOW] + tried[Kind.EXCHANGE] > (20 if name != "house-first-marriage" else -1)
 
 
+def first_trick_won(
+    variant: str, seat0: list[str], seat1: list[str], turn_up: str, plays: list[str]
+) -> tuple[GameState, NextActions, list[Action]]:
+    """Seat 1 deals; ``plays`` give seat 0 the first trick (and may go on into his
+    turn).  Return the state, the variant's next-list function and his turn actions."""
+    state = scenario(variant, hands=[seat0, seat1], turn_up=turn_up, dealer=1)
+    play_out(state, plays)
+    return state, compile_next_actions(state.rules), state.rules.turn_actions(state, 0)
+
+
 def test_the_seven_shown_or_exchanged_leaves_the_declarations_listed() -> None:
     # Trumps hearts (KH turned up).  Seat 0 wins the first trick holding both sevens
     # of hearts, the queen of hearts and the king and queen of spades.
-    state = scenario(
+    state, next_actions, actions = first_trick_won(
         "ordinary",
-        hands=[
-            ["7H", "7H", "QH", "KS", "QS", "AC", "9D", "8D"],
-            ["9C", "8S", "7S", "9S", "8C", "7C", "7D", "9H"],
-        ],
-        turn_up="KH",
-        dealer=1,
+        ["7H", "7H", "QH", "KS", "QS", "AC", "9D", "8D"],
+        ["9C", "8S", "7S", "9S", "8C", "7C", "7D", "9H"],
+        "KH",
+        ["play AC", "play 9C"],
     )
-    next_actions = compile_next_actions(state.rules)
-    play_out(state, ["play AC", "play 9C"])
-    actions = state.rules.turn_actions(state, 0)
     assert texts(state, actions) == ["exchange 7H", "show 7H", "declare marriage KS QS"]
     state.apply(actions[1])  # the first seven shown: the second may be exchanged or shown
     shown = next_actions(state, 0, actions[1], actions)
@@ -180,18 +185,13 @@ def test_the_seven_shown_or_exchanged_leaves_the_declarations_listed() -> None:
 def test_a_declared_card_leaves_its_twin_to_the_next_list() -> None:
     # Trumps clubs (9C turned up).  Seat 0 wins the first trick with both kings of
     # hearts, the queen of hearts and the other three kings.
-    state = scenario(
+    state, next_actions, actions = first_trick_won(
         "ordinary",
-        hands=[
-            ["KH", "KH", "QH", "KS", "KD", "KC", "AD", "9S"],
-            ["9D", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
-        ],
-        turn_up="9C",
-        dealer=1,
+        ["KH", "KH", "QH", "KS", "KD", "KC", "AD", "9S"],
+        ["9D", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
+        "9C",
+        ["play AD", "play 9D"],
     )
-    next_actions = compile_next_actions(state.rules)
-    play_out(state, ["play AD", "play 9D"])
-    actions = state.rules.turn_actions(state, 0)
     marriage = actions[0]
     assert texts(state, [marriage]) == ["declare marriage KH QH"]
     state.apply(marriage)
@@ -206,18 +206,13 @@ def test_a_declared_card_leaves_its_twin_to_the_next_list() -> None:
 def test_the_seven_shown_after_a_declaration_keeps_the_announcements_listed() -> None:
     # hoyle1909 scores one combination a trick; the others may be announced.
     # Trumps hearts (KH turned up); seat 0 wins the first trick.
-    state = scenario(
+    state, next_actions, actions = first_trick_won(
         "hoyle1909",
-        hands=[
-            ["7H", "KS", "QS", "JD", "AC", "9D", "8D", "9S"],
-            ["9C", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
-        ],
-        turn_up="KH",
-        dealer=1,
+        ["7H", "KS", "QS", "JD", "AC", "9D", "8D", "9S"],
+        ["9C", "8S", "7S", "8H", "8C", "7C", "7D", "9H"],
+        "KH",
+        ["play AC", "play 9C", "declare marriage KS QS"],
     )
-    next_actions = compile_next_actions(state.rules)
-    play_out(state, ["play AC", "play 9C", "declare marriage KS QS"])
-    actions = state.rules.turn_actions(state, 0)
     assert texts(state, actions) == ["exchange 7H", "show 7H", "announce bezique QS* JD"]
     state.apply(actions[1])
     after = next_actions(state, 0, actions[1], actions)
