@@ -129,7 +129,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
                 index = trunc(draw() * len(follow_hand))
                 second = follow_hand[index]
             else:
-                options = endgame_plays(follow_hand, lead, trump)
+                options = endgame_plays(follow_hand, follow_held, lead, trump)
                 second = options[trunc(draw() * len(options))]
                 index = follow_hand.index(second)
             if follow_held & twins[second]:  # the first copy (the options keep the hand order)
@@ -402,31 +402,40 @@ def _settle(
     return len(played)
 
 
-def _endgame_rule(t: Tables) -> Callable[[list[int], int, int], list[int]]:
-    """The second player's cards once the stock is gone, as ``endgame_plays`` gives them."""
+def _endgame_rule(t: Tables) -> Callable[[list[int], int, int, int], list[int]]:
+    """The second player's cards once the stock is gone, as ``endgame_plays`` gives them.
+
+    The function returned takes the hand, its bitboard, the card led and the
+    trump suit; the bitboard tells a void suit without reading the hand.
+    """
     duties: dict[str, Any] = t.endgame
     follow_suit, must_win, must_trump = (
         duties["follow_suit"],
         duties["must_win"],
         duties["must_trump"],
     )
-    suit_of, rank_of = t.deck.card_suit, t.deck.card_rank
+    deck = t.deck
+    suit_of, rank_of = deck.card_suit, deck.card_rank
+    suit_cards = [
+        sum(deck.bits[c] for c in range(deck.size) if suit_of[c] == suit)
+        for suit in range(len(deck.suits))
+    ]
 
-    def endgame_plays(hand: list[int], lead: int, trump: int) -> list[int]:
+    def endgame_plays(hand: list[int], held: int, lead: int, trump: int) -> list[int]:
         """Follow suit and win if able; void, trump if able; else any card (as the duties say)."""
         led = suit_of[lead]
-        follow = [c for c in hand if suit_of[c] == led]
-        if follow and follow_suit:
+        if held & suit_cards[led]:
+            if not follow_suit:
+                return hand
+            follow = [c for c in hand if suit_of[c] == led]
             if must_win:
                 rank = rank_of[lead]
                 beating = [c for c in follow if rank_of[c] < rank]
                 if beating:
                     return beating
             return follow
-        if not follow and must_trump and trump >= 0 and led != trump:
-            trumps = [c for c in hand if suit_of[c] == trump]
-            if trumps:
-                return trumps
+        if must_trump and trump >= 0 and led != trump and held & suit_cards[trump]:
+            return [c for c in hand if suit_of[c] == trump]
         return hand
 
     return endgame_plays
