@@ -147,7 +147,7 @@ class QuickTests:
             verdict = verdicts[card].get(key)
             if verdict is None:
                 verdict = self.joins(card, key)
-                if len(verdicts[card]) < _MEMO_LIMIT:
+                if len(verdicts[card]) < _VERDICT_LIMIT:
                     verdicts[card][key] = verdict
             if verdict:
                 return True
@@ -175,8 +175,10 @@ class QuickTests:
 
 
 _MEMO_LIMIT = 1 << 16
-"""Most entries one memo keeps: :class:`Tables`' brisques by trick (tricks of more than
-two cards are many), :class:`QuickTests`' verdicts of one card."""
+"""Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
+_VERDICT_LIMIT = 1 << 12
+"""Most verdicts :class:`QuickTests` keeps for one card (a few hundred fill in a
+long benchmark; the cap bounds the memory of the 64 or more memos)."""
 
 
 class Tables:
