@@ -289,7 +289,7 @@ class Tables:
             counted = [self._counted(c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
             sevens = 0
             if self.sevens_declared and trump >= 0:
-                sevens = self._copies([self.deck.face(self.seven_rank, trump)])
+                sevens = self.face_copies[self.deck.face(self.seven_rank, trump)]
             gap, keys = _pair_test([mask for mask, _ in forms], self.deck.faces)
             form_faces = 0
             for mask, _ in forms:
@@ -321,7 +321,7 @@ class Tables:
         """:attr:`QuickTests.by_card` for ``card``: the tests of what it can join."""
         face = self.deck.card_face[card]
         needs = [
-            [self._copies([other]) for other in range(self.deck.faces) if mask >> other & 1]
+            [self.face_copies[other] for other in range(self.deck.faces) if mask >> other & 1]
             for mask, _ in forms
             if mask >> face & 1
         ]
@@ -336,7 +336,7 @@ class Tables:
         """A same-rank form needs ``size`` of its cards; a bezique form ``pairs`` of each card."""
         if combo.rank_faces:
             return self._copies(combo.rank_faces), combo.size, 0, combo
-        queen, knave = (self._copies([face]) for face in combo.faces)
+        queen, knave = (self.face_copies[face] for face in combo.faces)
         return queen, combo.pairs, knave, combo
 
     def _copies(self, faces: Sequence[int]) -> int:
@@ -744,9 +744,7 @@ def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
     if not t.sevens_declared or state.trump < 0:
         return []
     sevens = (t.tests_by_trump.get(state.trump) or t.quick_tests(state)).sevens
-    unscored = state.held[player] & sevens
-    for card in state.extra["sevens_scored"]:
-        unscored &= ~(1 << card)
+    unscored = state.held[player] & unscored_sevens(state, sevens)
     if not unscored:
         return []
     if unscored & (unscored - 1):  # both copies: the first in hand
@@ -757,6 +755,14 @@ def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
     if turn_up >= 0 and not sevens >> turn_up & 1:
         return [t.exchange_actions[card], t.show_actions[card]]
     return [t.show_actions[card]]
+
+
+def unscored_sevens(state: GameState, sevens: int) -> int:
+    """``sevens`` (a bitboard of sevens of trumps) less those that have scored this hand."""
+    bits = state.deck.bits
+    for card in state.extra["sevens_scored"]:
+        sevens &= ~bits[card]
+    return sevens
 
 
 def _legal_combinations(

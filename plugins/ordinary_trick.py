@@ -24,7 +24,7 @@ from typing import Any
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.game import GAME_OVER, NO_TURN, PLAY, GameState, ScoreEvent
-from bezique.plugins.ordinary import Tables, seven_actions, tables_of
+from bezique.plugins.ordinary import Tables, seven_actions, tables_of, unscored_sevens
 from bezique.ruleset import RandomTrick, Ruleset
 
 AnyWith = Callable[[int, int], bool]
@@ -77,9 +77,7 @@ def _compile(rules: Ruleset, t: Tables) -> RandomTrick:
         before where a declaration needs a new card.
         """
         tests = tests_by_trump.get(state.trump) or quick_tests(state)
-        sevens = tests.sevens
-        for seven in state.extra["sevens_scored"]:
-            sevens &= ~(1 << seven)
+        sevens = unscored_sevens(state, tests.sevens)
         fresh = tests.cards & ~state.declared_bits if new_card_required else tests.cards
         return state.trump, tests.any_with, state.pending, sevens, fresh
 
