@@ -61,10 +61,10 @@ BROKEN = {
 
 PROBLEM = {
     "import_error": (
-        "failed to import: ModuleNotFoundError: No module named 'numpyy_no_such_module'"
+        "its module failed to import: ModuleNotFoundError: No module named 'numpyy_no_such_module'"
     ),
-    "syntax_error": "failed to import: SyntaxError: expected ':'",
-    "exception": "failed to import: RuntimeError: the licence server is down",
+    "syntax_error": "its module failed to import: SyntaxError: expected ':'",
+    "exception": "its module failed to import: RuntimeError: the licence server is down",
     "misspelt_hook": (
         "it implements 'bezique_trik_winner', which is not a bezique hook; "
         "did you mean 'bezique_trick_winner'?"
@@ -337,7 +337,8 @@ def test_readme_broken_plugin_message_is_the_real_one(
 
 
 def test_broken_plugins_as_a_process(site: Site, tmp_path: Path) -> None:
-    names = {kind: site.plugin(kind)[0] for kind in ("import_error", "misspelt_hook")}
+    kinds = ("import_error", "misspelt_hook", "bad_argument")
+    names = {kind: site.plugin(kind)[0] for kind in kinds}
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["PYTHONPATH"] = os.fspath(site.root)
     env.pop(registry.BLOCK_ENV, None)
@@ -356,20 +357,19 @@ def test_broken_plugins_as_a_process(site: Site, tmp_path: Path) -> None:
 
     done = bezique("simulate", "--variant", "ordinary", "--games", "1")
     assert (done.returncode, done.stderr) == (0, "")
-    path = house(tmp_path, names["misspelt_hook"])
-    done = bezique("validate", path)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert done.stderr == (
-        f"{path}:4:21: plugins[1]: plugin {names['misspelt_hook']!r} (entry point "
-        f"{names['misspelt_hook']} = fake_{names['misspelt_hook'].replace('-', '_')} of "
-        f"distribution dist-{names['misspelt_hook']} 1.0) cannot be used: "
-        f"{PROBLEM['misspelt_hook']}; fix or uninstall it, or "
-        f"{block_hint(names['misspelt_hook'])}\n"
-    )
+    for kind, name in names.items():
+        path = house(tmp_path, name)
+        done = bezique("validate", path)
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert done.stderr == (
+            f"{path}:4:21: plugins[1]: plugin {name!r} (entry point {name} = "
+            f"fake_{name.replace('-', '_')} of distribution dist-{name} 1.0) cannot be used: "
+            f"{PROBLEM[kind]}; fix or uninstall it, or {block_hint(name)}\n"
+        )
     done = bezique("variants")
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert any(line.startswith("ordinary ") for line in done.stdout.splitlines())
-    assert len(done.stderr.splitlines()) == 2
+    assert len(done.stderr.splitlines()) == len(kinds)
     done = bezique("variants", block=",".join(names.values()))
     assert (done.returncode, done.stderr) == (0, "")
 
@@ -477,7 +477,7 @@ def test_listing_names_problem_files_and_lists_the_rest(
     assert line.startswith("bezique: builtin/badyaml.yaml:")
 
 
-def test_plugin_problem_texts_are_one_line() -> None:
+def test_plugin_problem_of_a_working_and_an_unknown_plugin() -> None:
     assert registry.plugin_problem("ordinary") is None
     message = registry.plugin_problem("nosuch")
     assert message is not None and message.startswith("unknown plugin 'nosuch'; known plugins: ")
