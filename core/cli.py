@@ -112,13 +112,16 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _variants(args: argparse.Namespace) -> int:
-    from bezique.variant import variant_summaries
+    from bezique.registry import plugin_problems
+    from bezique.variant import variant_listing
 
-    rows = variant_summaries()
+    rows, problems = variant_listing()
     width = max((len(name) for name, _ in rows), default=0)
     for name, summary in rows:
         print(f"{name:<{width}}  {summary}")
-    return 0
+    for line in [*plugin_problems(), *problems]:
+        print(f"bezique: {line}", file=sys.stderr)
+    return 1 if problems or plugin_problems() else 0
 
 
 def _validate(args: argparse.Namespace) -> int:

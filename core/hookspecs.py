@@ -25,12 +25,13 @@ Arguments, named exactly as below, that an implementation may take (any subset):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
 import pluggy
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from bezique.actions import Action
     from bezique.game import GameState, ScoreEvent
     from bezique.ruleset import RandomTrick, Ruleset

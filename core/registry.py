@@ -1,25 +1,41 @@
 """Where plugins and variant files are found.
 
-Built-in plugins and outside plugins go through the same call,
-:func:`register_plugin`.  Outside plugins arrive through the entry-point group
-``bezique`` (``[project.entry-points.bezique] myrules = "mypkg.rules"``); setting
-``BEZIQUE_BLOCK_PLUGINS=name,name`` hides installed plugins by name.  A variant
-names plugins by their registered name, never by import path.
+Built-in plugins and outside plugins go through the same checks.  Outside
+plugins arrive through the entry-point group ``bezique``
+(``[project.entry-points.bezique] myrules = "mypkg.rules"``); setting
+``BEZIQUE_BLOCK_PLUGINS=name,name`` hides installed plugins by name (a blocked
+plugin is not even imported).  A variant names plugins by their registered
+name, never by import path.
+
+Plugins are discovered once per process (and again if the blocked names
+change): each is imported, checked against the hook specifications (every
+``bezique_*`` hook it implements exists, and takes only arguments the hook
+offers) and asked for the variant files it ships.  A plugin that fails any of
+this, or whose name two distributions register, is *broken*: it is kept aside
+with a one-line description of its problem (:func:`plugin_problem`), the
+variants that name it report that problem at their ``plugins:`` line, and
+everything else works as if it were not installed.
 """
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
-from collections.abc import Iterable, Mapping
-from importlib.metadata import entry_points
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
 from importlib.resources import files
-from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from bezique import hookspecs
 from bezique.errors import PluginError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 ENTRY_POINT_GROUP = "bezique"
 BLOCK_ENV = "BEZIQUE_BLOCK_PLUGINS"
@@ -32,48 +48,258 @@ BUILTIN_PLUGINS: dict[str, str] = {
 }
 """Registered name -> module of the plugins that ship with the framework."""
 
-_registered: dict[str, object] = {}
-_discovered = False
+
+@dataclass(frozen=True)
+class PluginEntry:
+    """One plugin the registry knows: where it comes from and, if it is broken, why.
+
+    ``origin`` says where it comes from for messages (``entry point NAME = MODULE of
+    distribution DIST VERSION``); ``plugin`` is the module or object (None when it could
+    not be loaded); ``problem`` is empty for a working plugin; ``files`` are the variant
+    files it ships.
+    """
+
+    name: str
+    origin: str
+    plugin: object | None
+    problem: str = ""
+    files: Mapping[str, Traversable] = field(default_factory=dict)
+    remedy: str = "fix or uninstall it"
+
+    @property
+    def message(self) -> str:
+        """Say, in one line, that this plugin cannot be used, why, and how to hide it."""
+        where = f" ({self.origin})" if self.origin else ""
+        return (
+            f"plugin {self.name!r}{where} cannot be used: {self.problem}; "
+            f"{self.remedy}, or set {BLOCK_ENV}={self.name} to hide it"
+        )
+
+
+@dataclass
+class _Discovery:
+    """What one discovery found: plugins by name, set-aside notes, the variant catalogue."""
+
+    blocked: frozenset[str]
+    entries: dict[str, PluginEntry]
+    notes: list[str]
+    catalogue: dict[str, Traversable]
+
+
+_added: dict[str, PluginEntry] = {}
+"""Plugins given to :func:`register_plugin` (they survive a new discovery)."""
+_discovery: _Discovery | None = None
 
 
 def register_plugin(name: str, plugin: object) -> None:
-    """Make ``plugin`` (a module or object with hook implementations) known as ``name``."""
-    if not name or not name.replace("-", "_").isidentifier():
-        raise PluginError(f"plugin name {name!r} must be a word of letters, digits, '-' or '_'")
-    known = _registered.get(name)
-    if known is not None and known is not plugin:
+    """Make ``plugin`` (a module or object with hook implementations) known as ``name``.
+
+    Raise :class:`PluginError` if the name is taken by another plugin or the plugin
+    does not fit the hook specifications.
+    """
+    global _discovery
+    known = _state().entries.get(name)
+    if known is not None and known.plugin is not plugin:
         raise PluginError(f"two different plugins are registered as {name!r}")
-    _registered[name] = plugin
+    entry = _check(name, "registered by register_plugin", lambda: plugin)
+    if entry.problem:
+        raise PluginError(f"plugin {name!r} ({entry.origin}) cannot be used: {entry.problem}")
+    _added[name] = entry
+    _discovery = None
 
 
-def _blocked() -> set[str]:
-    return {n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
+def _blocked() -> frozenset[str]:
+    return frozenset(n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip())
 
 
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    for name, module in BUILTIN_PLUGINS.items():
-        register_plugin(name, importlib.import_module(module))
+def _state() -> _Discovery:
+    """Return the discovery for the blocked names now set, discovering again if they changed."""
+    global _discovery
     blocked = _blocked()
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in blocked or ep.name in BUILTIN_PLUGINS:
+    if _discovery is None or _discovery.blocked != blocked:
+        _discovery = _discover(blocked)
+    return _discovery
+
+
+def _discover(blocked: frozenset[str]) -> _Discovery:
+    """Import and check every plugin not blocked; build the catalogue of variant files."""
+    entries: dict[str, PluginEntry] = {}
+    notes: list[str] = []
+    for name, module in BUILTIN_PLUGINS.items():
+        if name not in blocked:
+            entries[name] = _check(name, "", _importer(module))
+    for name, found in _entry_points(blocked).items():
+        points = [p for p in found if p.value != BUILTIN_PLUGINS.get(name)]  # the built-in itself
+        if not points:
             continue
-        try:
-            register_plugin(ep.name, ep.load())
-        except PluginError:
-            raise
-        except Exception as exc:  # an outside plugin's import failed: say which one
-            raise PluginError(f"plugin {ep.name!r} ({ep.value}) failed to load: {exc}") from exc
+        origins = sorted(_origin(point) for point in points)
+        if name in BUILTIN_PLUGINS:
+            notes.extend(
+                f"plugin {name!r} of {origin} is not used: {name!r} is the name of a "
+                "built-in plugin; rename the entry point"
+                for origin in origins
+            )
+        elif len(points) > 1:
+            problem = f"two distributions register it: {', and '.join(origins)}"
+            entries[name] = PluginEntry(name, "", None, problem, remedy="uninstall one of them")
+        else:
+            entries[name] = _check(name, origins[0], points[0].load)
+    for name, entry in _added.items():
+        if name not in blocked:
+            entries.setdefault(name, entry)
+    catalogue: dict[str, Traversable] = {}
+    for resource in files("bezique.variants").iterdir():
+        if resource.name.endswith(".yaml"):
+            catalogue[resource.name[: -len(".yaml")]] = resource
+    for name in sorted(entries):
+        for variant, resource in entries[name].files.items():
+            catalogue.setdefault(variant, resource)
+    return _Discovery(blocked, entries, notes, dict(sorted(catalogue.items())))
+
+
+def _importer(module: str) -> Callable[[], object]:
+    return lambda: importlib.import_module(module)
+
+
+def _entry_points(blocked: frozenset[str]) -> dict[str, list[EntryPoint]]:
+    """Return the ``bezique`` entry points not blocked, by name (the same one kept once)."""
+    found: dict[str, list[EntryPoint]] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in blocked:
+            continue
+        same = found.setdefault(point.name, [])
+        if all(point.value != other.value for other in same):
+            same.append(point)
+    return found
+
+
+def _origin(point: EntryPoint) -> str:
+    dist = getattr(point, "dist", None)
+    where = f" of distribution {dist.name} {dist.version}" if dist is not None else ""
+    return f"entry point {point.name} = {point.value}{where}"
+
+
+def _check(name: str, origin: str, load: Callable[[], object]) -> PluginEntry:
+    """Load one plugin and check it against the hook specifications, alone."""
+    if not name or not name.replace("-", "_").isidentifier():
+        problem = f"its name {name!r} must be a word of letters, digits, '-' or '_'"
+        return PluginEntry(name, origin, None, problem)
+    try:
+        plugin = load()
+    except (Exception, SystemExit) as exc:  # any failure at import: say which plugin
+        return PluginEntry(name, origin, None, f"its module failed to import: {_said(exc)}")
+    if plugin is None:
+        return PluginEntry(name, origin, None, "it names None, not a module or an object")
+    manager = pluggy.PluginManager(hookspecs.PROJECT)
+    manager.add_hookspecs(hookspecs)
+    problem = ""
+    try:
+        problem = _hook_problem(manager, name, plugin)
+        if not problem:
+            manager.register(plugin, name=name)
+            manager.check_pending()
+    except (Exception, SystemExit) as exc:  # pluggy refused it, or inspecting it failed
+        problem = problem or f"the hooks cannot be registered: {_said(exc)}"
+    if problem:
+        return PluginEntry(name, origin, plugin, problem)
+    try:
+        offered = manager.hook.bezique_variant_files()
+        shipped = _shipped_files(offered)
+    except (Exception, SystemExit) as exc:
+        return PluginEntry(
+            name, origin, plugin, f"its bezique_variant_files() failed: {_said(exc)}"
+        )
+    if isinstance(shipped, str):
+        return PluginEntry(name, origin, plugin, shipped)
+    return PluginEntry(name, origin, plugin, "", shipped)
+
+
+def _said(exc: BaseException) -> str:
+    """One line naming the exception and its message."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _hook_problem(manager: pluggy.PluginManager, name: str, plugin: object) -> str:
+    """Explain the first hook implementation that pluggy would refuse, in the plugin's words.
+
+    A ``bezique_*`` name that is not a hook (pluggy's ``check_pending``), and an argument
+    the hook does not offer (pluggy's registration check); pluggy's own checks still run.
+    """
+    for attribute in sorted(dir(plugin)):
+        opts = manager.parse_hookimpl_opts(plugin, attribute)
+        if opts is None:
+            continue
+        hook_name = opts.get("specname") or attribute
+        caller = getattr(manager.hook, hook_name, None)
+        if caller is None or caller.spec is None:
+            if opts.get("optionalhook"):
+                continue
+            hooks = [n for n, c in vars(manager.hook).items() if getattr(c, "spec", None)]
+            close = difflib.get_close_matches(hook_name, hooks, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            return f"it implements {hook_name!r}, which is not a bezique hook{hint}"
+        impl = pluggy.HookImpl(plugin, name, getattr(plugin, attribute), opts)
+        offered = [*caller.spec.argnames, *caller.spec.kwargnames]
+        extra = [arg for arg in impl.argnames if arg not in offered]
+        if extra:
+            return (
+                f"its {hook_name} takes {', '.join(map(repr, extra))}, which the hook does "
+                f"not offer (it offers: {', '.join(offered)})"
+            )
+    return ""
+
+
+def _shipped_files(offered: list[Any]) -> dict[str, Traversable] | str:
+    """Return the variant files a plugin's answers offer, or the problem with them."""
+    shipped: dict[str, Traversable] = {}
+    for mapping in offered:
+        if mapping is None:
+            continue
+        if not isinstance(mapping, Mapping):
+            return f"its bezique_variant_files() returned {_kind(mapping)}, not a mapping"
+        for variant, resource in mapping.items():
+            if (
+                not isinstance(variant, str)
+                or not variant
+                or variant.endswith(".yaml")
+                or any(c in variant for c in "/\\")
+            ):
+                return (
+                    f"its bezique_variant_files() offers {variant!r}, which is not a variant "
+                    "name (a word without '/' or '.yaml')"
+                )
+            if isinstance(resource, str | os.PathLike):
+                shipped[variant] = Path(resource)
+            elif callable(getattr(resource, "open", None)) and isinstance(
+                getattr(resource, "name", None), str
+            ):
+                shipped[variant] = resource
+            else:
+                return (
+                    f"its bezique_variant_files() offers {variant!r} as {_kind(resource)}; "
+                    "offer a path or a package resource"
+                )
+    return shipped
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"the number {value}"
+    return f"a {type(value).__name__}"
 
 
 def known_plugins() -> dict[str, object]:
-    """Return every registered plugin by name (built-ins and installed, minus blocked)."""
-    _discover()
-    blocked = _blocked()
-    return {n: p for n, p in sorted(_registered.items()) if n not in blocked}
+    """Return every working plugin by name (built-ins and installed, minus blocked ones)."""
+    entries = _state().entries
+    return {n: e.plugin for n, e in sorted(entries.items()) if not e.problem}
+
+
+def plugin_problems() -> list[str]:
+    """Return one line for each broken plugin and each entry point set aside (none: ``[]``)."""
+    state = _state()
+    broken = [e.message for _, e in sorted(state.entries.items()) if e.problem]
+    return [*broken, *state.notes]
 
 
 def unknown_plugin_message(name: str) -> str:
@@ -82,27 +308,46 @@ def unknown_plugin_message(name: str) -> str:
     return f"unknown plugin {name!r}; known plugins: {names}"
 
 
+def plugin_problem(name: str) -> str | None:
+    """Say why the plugin ``name`` cannot be used (unknown, blocked, broken), or None."""
+    if name in _blocked():
+        return f"plugin {name!r} is blocked by {BLOCK_ENV} (take it out of that list to use it)"
+    entry = _state().entries.get(name)
+    if entry is None:
+        return unknown_plugin_message(name)
+    return entry.message if entry.problem else None
+
+
 def plugin_manager(names: Iterable[str]) -> pluggy.PluginManager:
-    """Build a fresh plugin manager holding exactly the plugins ``names``, in order."""
-    plugins = known_plugins()
+    """Build a fresh plugin manager holding exactly the plugins ``names``, in order.
+
+    Raise :class:`PluginError` naming the first plugin that cannot be used.
+    """
     manager = pluggy.PluginManager(hookspecs.PROJECT)
     manager.add_hookspecs(hookspecs)
+    entries = _state().entries
     for name in names:
-        if name not in plugins:
-            raise PluginError(unknown_plugin_message(name))
-        manager.register(plugins[name], name=name)
+        problem = plugin_problem(name)
+        if problem is not None:
+            raise PluginError(problem)
+        try:
+            manager.register(entries[name].plugin, name=name)
+        except ValueError as exc:  # one module under two names: pluggy refuses
+            raise PluginError(f"plugin {name!r} cannot be used here: {_said(exc)}") from None
     return manager
 
 
 def variant_files() -> dict[str, Traversable]:
-    """Return every known variant: the built-in files, then those plugins offer."""
-    catalogue: dict[str, Traversable] = {}
-    for entry in files("bezique.variants").iterdir():
-        if entry.name.endswith(".yaml"):
-            catalogue[entry.name[: -len(".yaml")]] = entry
-    manager = plugin_manager(known_plugins())
-    offered: list[Mapping[str, Traversable] | None] = manager.hook.bezique_variant_files()
-    for mapping in offered:
-        for name, path in (mapping or {}).items():
-            catalogue.setdefault(name, path)
-    return dict(sorted(catalogue.items()))
+    """Return every known variant: the built-in files, then those working plugins offer."""
+    return dict(_state().catalogue)
+
+
+def missing_note() -> str:
+    """Name the broken plugins, whose variants are missing from the catalogue ("" if none)."""
+    broken = [name for name, e in sorted(_state().entries.items()) if e.problem]
+    if not broken:
+        return ""
+    names = ", ".join(map(repr, broken))
+    if len(broken) == 1:
+        return f" (plugin {names} could not be loaded, and any variant it offers is missing)"
+    return f" (plugins {names} could not be loaded, and any variant they offer is missing)"

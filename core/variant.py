@@ -29,17 +29,18 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, NamedTuple
-
-from jsonschema import Draft202012Validator, ValidationError
-from jsonschema.protocols import Validator
-from jsonschema.validators import extend
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bezique import registry
-from bezique.errors import PluginError, VariantError
+from bezique.errors import VariantError
 from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, JsonPath, YamlDocument, parse_yaml_bytes
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from jsonschema import ValidationError
+    from jsonschema.protocols import Validator
 
 BUILTIN_PREFIX = "builtin/"
 """How the origin of a registered variant starts: ``builtin/ordinary.yaml``."""
@@ -131,20 +132,35 @@ def validate_paths(paths: Sequence[str]) -> list[str]:
 
 
 def variant_summaries() -> list[tuple[str, str]]:
-    """Return ``(name, summary)`` of every registered variant, loading each one.
+    """Return ``(name, summary)`` of every registered variant (see :func:`variant_listing`).
 
-    Raise :class:`VariantError` with the problems of every variant that fails.
+    Raise :class:`VariantError` with the problems of every variant that cannot be listed.
+    """
+    summaries, problems = variant_listing()
+    if problems:
+        raise VariantError(problems)
+    return summaries
+
+
+def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
+    """Return ``(name, summary)`` of each registered variant, and the problems of the others.
+
+    Cheap by design: each file's ``extends:`` chain is read and merged as
+    :func:`load_variant` reads it, but neither validated nor joined to its plugins.
+    Only a variant whose merged summary is not text is loaded in full, for its problems.
     """
     summaries: list[tuple[str, str]] = []
     problems: list[str] = []
     for name in _catalogue():
         try:
-            summaries.append((name, load_variant(name).summary))
+            chain, _ = _load_chain(_resolve_spec(name))
+            summary = _merge_chain(chain)[0].get("summary")
+            if not isinstance(summary, str) or not summary:
+                summary = load_variant(name).summary
+            summaries.append((name, summary))
         except VariantError as exc:
             problems.extend(exc.problems)
-    if problems:
-        raise VariantError(problems)
-    return summaries
+    return summaries, problems
 
 
 # --- finding and reading files -------------------------------------------------------------
@@ -175,15 +191,12 @@ class _File:
 
 
 def _catalogue() -> dict[str, Traversable]:
-    """Return the registered variants, turning a plugin failure into a VariantError."""
-    try:
-        return registry.variant_files()
-    except PluginError as exc:
-        raise VariantError(f"cannot list the registered variants: {exc}") from None
+    """Return the registered variants (a broken plugin's are missing; see registry)."""
+    return registry.variant_files()
 
 
 def _known_variants() -> str:
-    return ", ".join(_catalogue()) or "none"
+    return (", ".join(_catalogue()) or "none") + registry.missing_note()
 
 
 def _resolve_spec(spec: str | os.PathLike[str]) -> _Source:
@@ -531,7 +544,14 @@ def variant_schema() -> dict[str, Any]:
 
 @functools.cache
 def _validator() -> Validator:
-    """Return a Draft 2020-12 validator in which a whole float is not an integer."""
+    """Return a Draft 2020-12 validator in which a whole float is not an integer.
+
+    jsonschema is imported here, when a variant is first validated: listing the
+    variants does not pay for it.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.validators import extend
+
     checker = Draft202012Validator.TYPE_CHECKER.redefine(
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
     )
@@ -906,14 +926,10 @@ def _check_plugins(data: dict[str, Any], locator: _Locator) -> Iterator[_Message
     names = data.get("plugins")
     if not isinstance(names, list):
         return
-    try:
-        known = registry.known_plugins()
-    except PluginError as exc:
-        yield locator.message(("plugins",), f"cannot check the plugin names: {exc}")
-        return
     for index, name in enumerate(names):
-        if isinstance(name, str) and name and name not in known:
-            yield locator.message(("plugins", index), registry.unknown_plugin_message(name))
+        problem = registry.plugin_problem(name) if isinstance(name, str) and name else None
+        if problem is not None:
+            yield locator.message(("plugins", index), problem)
 
 
 def _check_sides(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
