@@ -157,18 +157,47 @@ def act(state: GameState, action: Action) -> None:
         raise _fail(
             name, "this variant has no penalty table (penalties), so it referees no irregularity"
         )
-    saved = state.clone()
+    saved = _snapshot(state)
     try:
         if report is not None and action.kind == Kind.IRREGULAR:
             report(state, name, args)
         else:
             _claim(state, name, args)
-    except IllegalActionError:  # refused: everything as it was (the turn is never changed)
-        turn = state.turn
-        state.__dict__.update(saved.__dict__)
-        state.turn = turn
+    except IllegalActionError:
+        _restore(state, *saved)
         raise
     state.mark_changed()
+
+
+_KEPT = ("history", "decks")
+"""State the referee never changes, left out of its copy (records can make them long)."""
+_GROWN = ("events", "event_hands")
+"""State the referee only adds to: put back by its length."""
+
+
+def _snapshot(state: GameState) -> tuple[GameState, dict[str, list[Any]], dict[str, int]]:
+    """A copy of ``state`` to put back if a report is refused, in time bounded by a hand."""
+    lists = {name: getattr(state, name) for name in (*_KEPT, *_GROWN)}
+    try:
+        for name in lists:
+            setattr(state, name, [])
+        saved = state.clone()
+    finally:
+        for name, value in lists.items():
+            setattr(state, name, value)
+    return saved, lists, {name: len(lists[name]) for name in _GROWN}
+
+
+def _restore(
+    state: GameState, saved: GameState, lists: dict[str, list[Any]], lengths: dict[str, int]
+) -> None:
+    """Put ``state`` back as :func:`_snapshot` found it (the turn is never changed)."""
+    turn = state.turn
+    state.__dict__.update(saved.__dict__)
+    state.turn = turn
+    for name, value in lists.items():
+        setattr(state, name, value)
+        del value[lengths.get(name, len(value)) :]
 
 
 def remedies(state: GameState) -> list[Action]:
@@ -393,7 +422,7 @@ def _claimant(state: GameState, name: str, offender: int, option: str, args: lis
 
 
 def _seat(state: GameState, name: str, text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) >= state.players:
+    if not (text.isascii() and text.isdigit() and len(text) < 4) or int(text) >= state.players:
         raise _fail(name, f"{text!r} is not a seat (0 to {state.players - 1})")
     return int(text)
 
