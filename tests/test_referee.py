@@ -825,6 +825,7 @@ def test_a_huge_surplus_in_grand_is_bounded() -> None:
     assert done.phase == "play" and len(done.hands[0]) == 9
 
 
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize(
     "moment",
     ["deal", "drawn", "turn", "remedy", "claim open", "end-game"],
