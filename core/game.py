@@ -162,6 +162,7 @@ class GameState:
         first_dealer: int = 0,
         overrides: Mapping[str, Any] | None = None,
         variant_spec: str = "",
+        referee: bool = False,
     ) -> None:
         """Set up a game and deal its first hand (see :func:`new_game`)."""
         self.rules = rules
@@ -175,6 +176,9 @@ class GameState:
         self.rng = random.Random(self.seed)
         self.decks: list[list[int]] = [list(d) for d in decks]
         self.first_dealer = first_dealer
+        self.referee = referee
+        """A refereed game (a real table's record): the winner's draw waits for ``draw``
+        even when he has nothing to declare, so that a report may come before it."""
         self.history: list[Action] = []
         self.events: list[ScoreEvent] = []
         self.event_hands: list[int] = []
@@ -416,9 +420,9 @@ class GameState:
         if actions:
             self.open_turn(winner, actions)
         elif rules.next_declarer is None:
-            self._draw()
+            self._draw_after_trick()
         else:
-            self._offer_turn(self._next_declarer(winner, False))
+            self._offer_turn(self._next_declarer(winner, False), after_trick=True)
 
     def _next_declarer(self, seat: int, declared: bool) -> int:
         """The seat the rules let declare after ``seat`` ends his turn, or -1 (draw)."""
@@ -426,15 +430,33 @@ class GameState:
         found = hook(self, seat, declared) if hook is not None else None
         return -1 if found is None else int(found)
 
-    def _offer_turn(self, seat: int) -> None:
-        """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw."""
+    def _offer_turn(self, seat: int, after_trick: bool = False) -> None:
+        """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw.
+
+        ``after_trick``: no one has had a turn since the trick (see :meth:`_draw_after_trick`).
+        """
         while seat >= 0:
             actions = self.rules.turn_actions(self, seat)
             if actions:
                 self.open_turn(seat, actions)
                 return
             seat = self._next_declarer(seat, False)
-        self._draw()
+        if after_trick:
+            self._draw_after_trick()
+        else:
+            self._draw()
+
+    def _draw_after_trick(self) -> None:
+        """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
+
+        In a refereed game the winner's draw is a moment an irregularity may be
+        reported before (S0: drawing out of turn is claimed before the injured
+        player draws), so he is given a turn whose only action ends it.
+        """
+        if self.referee and self.stock_left():
+            self.open_turn(self.leader, ())
+        else:
+            self._draw()
 
     def open_turn(self, seat: int, actions: Sequence[Action]) -> None:
         """Begin ``seat``'s turn after a trick, with the turn actions the rules allow him."""
@@ -484,12 +506,18 @@ class GameState:
         if order is None:
             self.to_act = leader
             self.trick_order = self._orders[leader]
-            if not self.hands[leader]:
-                self._end_hand()
+            over = not self.hands[leader]
         elif order:
             self.leader = self.to_act = order[0]
             self.trick_order = tuple(order)
+            over = False
         else:
+            over = True
+        if self.refereed and not over:
+            # A card too many that was never found (irregular overdrew, a surplus dealt
+            # unnoticed) leaves a player of the next trick without a card: the hand ends.
+            over = not all(self.hands[seat] for seat in self.trick_order)
+        if over:
             self._end_hand()
 
     def draw_round(self) -> None:
@@ -581,7 +609,8 @@ class GameState:
         Return the number of decisions.
         """
         stop = sys.maxsize if hands is None else self.hand_no + hands
-        random_trick = self.rules.random_trick if compiled else None
+        # A refereed game stops before each draw, which the compiled trick does not.
+        random_trick = self.rules.random_trick if compiled and not self.referee else None
         legal_plays = self.rules.legal_plays
         plays = self._play_actions
         history = self.history
@@ -933,6 +962,7 @@ class GameState:
             "seed": self.seed,
             "decks": [list(d) for d in self.decks],
             "first_dealer": self.first_dealer,
+            "referee": self.referee,
             "rng": [version, list(internal), gauss],
             "history": [list(a) for a in self.history],
             "events": [list(e) for e in self.events],
@@ -1003,6 +1033,7 @@ def new_game(
     seed: int | None = None,
     decks: Sequence[Sequence[str]] | None = None,
     first_dealer: int = 0,
+    referee: bool = False,
 ) -> GameState:
     """Start a game.
 
@@ -1013,6 +1044,10 @@ def new_game(
     each a list of card texts, top card first (the first card dealt is the top
     one; the card after the deal is the turn-up; the rest is the stock, drawn
     in order).  Hands after the stacked ones are shuffled from the seed.
+    ``referee`` makes it a refereed game, the record of a game at a real table:
+    after every trick that a draw follows, the winner ends his turn with
+    ``draw`` even when he has nothing to declare, so that an irregularity may be
+    reported before his draw (see :mod:`bezique.referee`).
     """
     rules = ruleset_for(variant, overrides)
     try:
@@ -1025,6 +1060,7 @@ def new_game(
         decks=orders,
         first_dealer=first_dealer,
         overrides=rules.variant.overrides,
+        referee=referee,
         variant_spec=_spec_of(variant, rules),
     )
 
@@ -1054,6 +1090,7 @@ def from_json(data: Mapping[str, Any]) -> GameState:
         state.seed = data["seed"]
         state.decks = [list(d) for d in data["decks"]]
         state.first_dealer = data["first_dealer"]
+        state.referee = bool(data.get("referee", False))  # saved before the flag: unrefereed
         version, internal, gauss = data["rng"]
         state.rng = random.Random()
         state.rng.setstate((version, tuple(internal), gauss))

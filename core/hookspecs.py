@@ -166,7 +166,9 @@ def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
     Asked once, when the ruleset is built.  :meth:`GameState.playout
     <bezique.game.GameState.playout>` (random players, for simulations and
     the benchmark) calls the function returned where it would play a trick's
-    first card: phase ``play``, no card on the trick, no irregularity reported.
+    first card: phase ``play``, no card on the trick, no irregularity reported,
+    in a game that is not refereed (``new_game(..., referee=True)`` stops before
+    every draw).
     Called as ``random_trick(state, draw)`` (``draw`` a ``random.random``), it
     plays whole tricks until the hand ends or the game is won, exactly as the
     card-by-card path would with the same draws: each player takes

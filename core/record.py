@@ -2,8 +2,9 @@
 
 A record (schema: ``schemas/record.schema.json``) holds the variant (a
 registered name or a YAML path), the overrides merged over it, the seed, the
-stacked decks of the first hands (card texts, top card first), the first dealer
-and the actions in the text notation of :mod:`bezique.actions`.  Replaying it
+stacked decks of the first hands (card texts, top card first), the first dealer,
+whether it is a refereed game (``referee``, written only when true) and the
+actions in the text notation of :mod:`bezique.actions`.  Replaying it
 through the rules rebuilds the game exactly; an illegal action is reported with
 its index and the rule that forbids it.
 """
@@ -48,6 +49,7 @@ def record_of(state: GameState) -> dict[str, Any]:
         "seed": state.seed,
         "decks": [[deck.card_text(c) for c in order] for order in state.decks],
         "first_dealer": state.first_dealer,
+        **({"referee": True} if state.referee else {}),
         "actions": texts,
     }
 
@@ -59,6 +61,7 @@ def _fresh_game(state: GameState) -> GameState:
         seed=state.seed,
         decks=[[deck.card_text(c) for c in order] for order in state.decks],
         first_dealer=state.first_dealer,
+        referee=state.referee,
     )
 
 
@@ -110,6 +113,7 @@ def replay(data: Mapping[str, Any], where: str = "<record>") -> GameState:
             seed=data.get("seed", 0),
             decks=data.get("decks") or None,
             first_dealer=data.get("first_dealer", 0),
+            referee=data.get("referee", False),
         )
     except BeziqueError as exc:
         raise RecordError(f"{where}: {exc}") from exc

@@ -85,11 +85,15 @@ def scenario(
     dealer: int = 0,
     overrides: Mapping[str, Any] | None = None,
     seed: int = 0,
+    referee: bool = False,
 ) -> GameState:
-    """Start a game whose first hand is dealt as :func:`stacked_deck` describes."""
+    """Start a game whose first hand is dealt as :func:`stacked_deck` describes.
+
+    ``referee`` makes it a refereed game (see :func:`bezique.game.new_game`).
+    """
     rules = ruleset_for(variant, overrides)
     order = stacked_deck(rules, hands, turn_up, stock, dealer)
-    return new_game(rules, decks=[order], first_dealer=dealer, seed=seed)
+    return new_game(rules, decks=[order], first_dealer=dealer, seed=seed, referee=referee)
 
 
 def play_out(state: GameState, actions: Iterable[str]) -> GameState:

@@ -9,13 +9,16 @@ revoke forfeits the remaining tricks only.  Stacked decks give exact cards and s
 from __future__ import annotations
 
 import random
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bezique.errors import IllegalActionError
-from bezique.game import GameState, new_game
-from bezique.record import record_of, replay
-from bezique.testing import play_out, points_by_rule, scenario
+from bezique.errors import IllegalActionError, RecordError
+from bezique.game import GameState, from_json, new_game
+from bezique.record import RECORD_FORMAT, record_of, replay
+from bezique.testing import play_out, points_by_rule, refuse, scenario
 
 DEALER = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
 ELDEST = ["AH", "AH", "9S", "9S", "JC", "TC", "TD", "8D"]
@@ -36,14 +39,25 @@ def held(state: GameState, seat: int) -> list[str]:
     return sorted(state.deck.card_text(c) for c in state.hands[seat])
 
 
-def game(variant: str = "ordinary") -> GameState:
+def game(
+    variant: str = "ordinary", *, referee: bool = False, overrides: dict[str, Any] | None = None
+) -> GameState:
     """Seat 0 deals; seat 1 leads; hearts are trumps."""
-    return scenario(variant, hands=[DEALER, ELDEST], turn_up="9H", stock=STOCK)
+    return scenario(
+        variant,
+        hands=[DEALER, ELDEST],
+        turn_up="9H",
+        stock=STOCK,
+        overrides=overrides,
+        referee=referee,
+    )
 
 
-def after_first_trick(variant: str = "ordinary") -> GameState:
+def after_first_trick(
+    variant: str = "ordinary", overrides: dict[str, Any] | None = None
+) -> GameState:
     """Seat 1 wins the ace of hearts (10) and both have drawn: seat 1 KS, seat 0 QD."""
-    state = game(variant)
+    state = game(variant, overrides=overrides)
     play_out(state, ["play AH", "play 7C"])
     assert state.phase == "play" and "KS" in held(state, 1) and "QD" in held(state, 0)
     return state
@@ -54,8 +68,10 @@ def after_first_trick(variant: str = "ordinary") -> GameState:
 
 def test_nine_cards_s0_deduct_200_and_no_draw_next_trick() -> None:
     state = after_first_trick()
-    state.apply("irregular nine_cards 0")
+    state.apply("irregular overdrew 0")  # he took JS too, unnoticed
     assert len(state.hands[0]) == 9 and "JS" in held(state, 0)
+    state.apply("irregular nine_cards 0")  # found: the hand as it is, no card moves
+    assert len(state.hands[0]) == 9 and state.deck.card_text(state.stock[-1]) == "8H"
     state.apply("claim nine_cards deduct")
     assert state.scores == [-200, 10]
     assert points_by_rule(state, 0) == {"penalties.nine_cards": -200}
@@ -67,13 +83,13 @@ def test_nine_cards_s0_deduct_200_and_no_draw_next_trick() -> None:
 
 def test_nine_cards_s0_the_injured_may_add_200_instead() -> None:
     state = after_first_trick("eb1875")
-    play_out(state, ["irregular nine_cards 0", "claim nine_cards add"])
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0", "claim nine_cards add"])
     assert state.scores == [0, 210]
 
 
 def test_nine_cards_s3_gives_the_opponent_100_only() -> None:
     state = after_first_trick("cards-encyclopedia")
-    state.apply("irregular nine_cards 0")
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0"])
     with pytest.raises(IllegalActionError) as info:
         state.apply("claim nine_cards deduct")
     assert "choose one of add" in str(info.value) and info.value.rule == "penalties.nine_cards"
@@ -83,7 +99,7 @@ def test_nine_cards_s3_gives_the_opponent_100_only() -> None:
 
 def test_a_claim_after_the_next_card_is_too_late() -> None:
     state = after_first_trick()
-    play_out(state, ["irregular nine_cards 0", "play AH"])
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0", "play AH"])
     with pytest.raises(IllegalActionError) as info:
         state.apply("claim nine_cards add")
     assert "no such claim is open now" in str(info.value)
@@ -92,7 +108,7 @@ def test_a_claim_after_the_next_card_is_too_late() -> None:
 
 def test_the_offender_cannot_claim_his_own_penalty() -> None:
     state = after_first_trick()
-    state.apply("irregular nine_cards 0")
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0"])
     with pytest.raises(IllegalActionError) as info:
         state.apply("claim nine_cards add 0")
     assert "on the offender's side" in str(info.value)
@@ -187,7 +203,7 @@ def test_playing_with_seven_s4_gives_ten_to_the_opponent() -> None:
 
 def test_both_holding_too_many_is_no_penalty_but_each_skips_a_draw() -> None:
     state = after_first_trick("cards-encyclopedia")
-    state.apply("irregular both_too_many")
+    play_out(state, ["irregular overdrew 1", "irregular overdrew 0", "irregular both_too_many"])
     assert len(state.hands[0]) == len(state.hands[1]) == 9
     play_out(state, ["play AH", "play 8C"])
     assert len(state.hands[0]) == len(state.hands[1]) == 8
@@ -385,9 +401,10 @@ def test_no_revoke_without_a_card_that_breaks_the_duties() -> None:
 
 def test_a_record_with_irregular_events_replays() -> None:
     state = after_first_trick()
-    play_out(state, ["irregular nine_cards 0", "claim nine_cards deduct", "play AH", "play 8C"])
+    actions = ["irregular overdrew 0", "irregular nine_cards 0", "claim nine_cards deduct"]
+    play_out(state, [*actions, "play AH", "play 8C"])
     record = record_of(state)
-    assert "irregular nine_cards 0" in record["actions"]
+    assert record["actions"][2:5] == actions
     assert replay(record).to_json() == state.to_json()
 
 
@@ -431,7 +448,8 @@ def test_after_the_draw_reports_do_not_reach_into_the_next_hand() -> None:
 
 def test_a_seat_that_skipped_his_draw_did_not_play_with_seven_by_failing_to_draw() -> None:
     state = after_first_trick()
-    play_out(state, ["irregular nine_cards 0", "play AH", "play 8C"])  # seat 0 skips this draw
+    # Seat 0 skips this draw.
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0", "play AH", "play 8C"])
     with pytest.raises(IllegalActionError) as info:
         state.apply("irregular played_with_seven 0")
     assert "did not draw at the last draw" in str(info.value)
@@ -480,3 +498,434 @@ def test_a_lead_out_of_turn_in_a_duel_stays_in_the_duel() -> None:
     state.apply(state.legal_actions()[0])
     state.apply(f"claim led_out_of_turn take_back {leader}")
     assert state.trick_order == (leader, other) and state.to_act == leader and not state.trick
+
+
+# ------------------------------------------------------------------ a card short (P08, issue 11.1)
+
+
+def test_a_short_hands_claim_survives_the_opponents_lead() -> None:
+    state = after_first_trick()
+    play_out(state, ["irregular played_with_seven 0", "play AH"])
+    # The lead was seat 1's; seat 0 has not yet played with his seven cards.
+    state.apply("claim played_with_seven add")
+    assert state.scores == [0, 10 + 20]
+
+
+def test_a_short_hand_is_claimed_once_he_has_played_with_seven_s0() -> None:
+    state = after_first_trick()
+    play_out(state, ["irregular played_with_seven 1", "play AH"])  # the winner leads with seven
+    state.apply("claim played_with_seven deduct")
+    play_out(state, ["play 8C"])
+    # His next draw: he takes two, KS (put back) and JS; then seat 0 takes 8H.
+    assert {"KS", "JS"} <= set(held(state, 1)) and "8H" in held(state, 0)
+    assert len(state.hands[0]) == len(state.hands[1]) == 8
+    assert state.scores == [0, 10 - 20 + 10]
+
+
+def test_a_short_hand_is_claimed_at_the_winners_draw_s4() -> None:
+    state = game("modern-article", referee=True)
+    play_out(state, ["play AH", "play 7C", "draw", "irregular played_with_seven 0"])
+    play_out(state, ["play AH", "play 8C"])  # seat 0 follows with seven cards; seat 1 wins
+    assert state.phase == "turn" and state.to_act == 1
+    state.apply("claim played_with_seven add")
+    assert state.scores == [0, 10]  # S4 counts the brisques at the end
+    state.apply("draw")
+    assert "QD" in held(state, 1) and {"JS", "8H"} <= set(held(state, 0))
+    assert len(state.hands[0]) == len(state.hands[1]) == 8
+
+
+def test_a_short_hands_claim_lapses_at_his_next_draw() -> None:
+    state = game(referee=True)
+    play_out(state, ["play AH", "play 7C", "draw", "irregular played_with_seven 0"])
+    play_out(state, ["play AH", "play 8C", "draw"])
+    error = refuse(state, "claim played_with_seven add")
+    assert "no such claim is open now" in str(error)
+
+
+def test_a_lead_out_of_turn_standing_leaves_the_short_hands_claim_to_his_draw() -> None:
+    state = game(referee=True)
+    play_out(state, ["play AH", "play 7C", "draw", "irregular played_with_seven 0"])
+    play_out(state, ["irregular led_out_of_turn 0", "play 8C", "play AH", "draw"])
+    assert len(state.hands[0]) == len(state.hands[1]) == 8
+    assert "no such claim is open now" in str(refuse(state, "claim played_with_seven add"))
+
+
+# ------------------------------------------------------------------ nine cards found (P09, 11.2)
+
+
+def test_a_dealt_surplus_found_after_the_first_trick_s0() -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 0 1 unnoticed")
+    assert held(state, 0) == sorted([*DEALER, "KS"]) and state.phase == "play"
+    play_out(state, ["play AH", "play 7C"])
+    # Nobody noticed: each draws as usual, seat 1 QD and seat 0 JS.
+    assert [len(h) for h in state.hands] == [9, 8] and "JS" in held(state, 0)
+    hands, stock = held(state, 0), list(state.stock)
+    state.apply("irregular nine_cards 0")
+    assert held(state, 0) == hands and state.stock == stock
+    state.apply("claim nine_cards deduct")
+    assert state.scores == [-200, 10]
+    play_out(state, ["play AH", "play 8C"])
+    # Seat 1 draws 8H; seat 0 plays to this trick without drawing.
+    assert len(state.hands[0]) == len(state.hands[1]) == 8 and "8H" in held(state, 1)
+    assert state.deck.card_text(state.stock[-1]) == "7H"
+
+
+def test_an_overdraw_found_a_trick_later_s3() -> None:
+    state = after_first_trick("cards-encyclopedia")
+    state.apply("irregular overdrew 1")
+    # The winner lifted KS and QD and kept both; the loser then took the next card, JS.
+    assert {"KS", "QD"} <= set(held(state, 1)) and "JS" in held(state, 0)
+    assert "QD" not in held(state, 0) and [len(h) for h in state.hands] == [8, 9]
+    play_out(state, ["play AH", "play 8C"])  # unnoticed: seat 1 draws 8H, seat 0 7H
+    state.apply("irregular nine_cards 1")
+    state.apply("claim nine_cards add")
+    assert state.scores == [100, 10 + 10]
+    play_out(state, ["play 9S", "play 9C"])  # seat 1 wins and plays it without drawing
+    assert len(state.hands[0]) == len(state.hands[1]) == 8 and "9D" in held(state, 0)
+
+
+def test_a_surplus_of_two_skips_two_draws_s4() -> None:
+    state = game("modern-article")
+    play_out(state, ["irregular dealt_too_many 1 2 unnoticed", "play AH", "play 7C"])
+    play_out(state, ["irregular nine_cards 1", "claim nine_cards add"])
+    assert state.scores == [100, 0]  # S4 counts the brisques at the end
+    play_out(state, ["play AH", "play 8C", "play 9S", "play 9C"])
+    assert [len(h) for h in state.hands] == [8, 8]
+
+
+def test_a_surplus_found_in_the_end_game_costs_the_points_and_ends_the_hand_early() -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 0 1 unnoticed")
+    while state.stock_left():
+        state.apply(state.legal_actions()[0])
+    # He drew the last card of the stock too: two cards more than seat 1 as the end-game begins.
+    assert [len(h) for h in state.hands] == [9, 7] and state.to_act == 0
+    play_out(state, ["irregular nine_cards 0", "claim nine_cards add"])
+    assert points_by_rule(state, 1)["penalties.nine_cards"] == 200
+    for _ in range(13):
+        state.apply(state.legal_actions()[0])
+    assert state.hand_no == 0 and [len(h) for h in state.hands] == [2, 1]
+    state.apply(state.legal_actions()[0])  # seat 1 plays his last card: none for the next trick
+    assert state.hand_no == 1 and state.phase == "play"
+
+
+def test_nine_cards_takes_the_hand_as_it_is_the_other_must_hold_his_number() -> None:
+    state = after_first_trick()
+    play_out(state, ["irregular overdrew 1", "irregular overdrew 0"])
+    error = refuse(state, "irregular nine_cards 1")
+    assert "seat 0 holds 9 cards" in str(error) and "both_too_many" in str(error)
+    state.apply("irregular both_too_many")  # as they are: no card moves, no points (S3)
+    assert [len(h) for h in state.hands] == [9, 9]
+    play_out(state, ["play AH", "play 8C"])
+    assert [len(h) for h in state.hands] == [8, 8]
+
+
+def test_a_hand_a_card_short_is_not_nine_cards() -> None:
+    state = after_first_trick()
+    state.apply("irregular played_with_seven 0")
+    error = refuse(state, "irregular nine_cards 0")
+    assert "seat 0 holds 7 cards" in str(error)
+
+
+def test_a_known_surplus_is_not_found_again() -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 1 1")  # the non-dealer skips his next draw (A35)
+    error = refuse(state, "irregular nine_cards 1")
+    assert "skips a draw" in str(error)
+
+
+def test_the_old_nine_cards_report_still_draws_one_too_many_with_a_warning() -> None:
+    old = after_first_trick()
+    with pytest.warns(DeprecationWarning, match="irregular overdrew 0"):
+        old.apply("irregular nine_cards 0")
+    new = after_first_trick()
+    play_out(new, ["irregular overdrew 0", "irregular nine_cards 0"])
+    assert old.hands == new.hands and old.stock == new.stock
+    play_out(old, ["claim nine_cards deduct", "play AH", "play 8C"])
+    assert old.scores == [-200, 20] and [len(h) for h in old.hands] == [8, 8]
+    with pytest.warns(DeprecationWarning):
+        assert replay(record_of(old)).to_json() == old.to_json()
+
+
+def test_overdrawing_is_reported_right_after_the_draw() -> None:
+    state = game()
+    error = refuse(state, "irregular overdrew 0")
+    assert "right after the draw" in str(error)
+
+
+# ------------------------------------------------------------------ the winner's draw (P05, 11.3)
+
+
+def test_a_refereed_game_stops_before_the_winners_draw_s0() -> None:
+    state = game(referee=True)
+    play_out(state, ["play AH", "play 7C"])
+    # Seat 1 has nothing to declare, but in a refereed game his draw waits.
+    assert state.phase == "turn" and state.to_act == 1 and texts(state) == ["draw"]
+    state.apply("irregular drew_out_of_turn 0")
+    assert "KS" in held(state, 0)
+    state.apply("claim drew_out_of_turn add")
+    state.apply("draw")
+    assert "QD" in held(state, 1) and len(state.hands[0]) == len(state.hands[1]) == 8
+    assert state.scores == [0, 10 + 20]
+
+
+def test_an_unrefereed_game_draws_at_once() -> None:
+    state = game()
+    play_out(state, ["play AH", "play 7C"])
+    assert state.phase == "play" and state.to_act == 1 and texts(state)[0] == "play AH"
+
+
+def test_a_refereed_game_keeps_its_stops_in_records_states_and_copies() -> None:
+    state = game(referee=True)
+    play_out(state, ["play AH", "play 7C", "draw", "play AH", "play 8C"])
+    record = record_of(state)
+    assert record["referee"] is True and record["actions"][2] == "draw"
+    assert replay(record).to_json() == state.to_json()
+    assert from_json(state.to_json()) == state and state.clone() == state
+    assert from_json(state.to_json()).legal_actions() == state.legal_actions()
+    # A record without the key is an unrefereed game, as before.
+    assert "referee" not in record_of(after_first_trick())
+    plain = dict(record, actions=["play AH", "play 7C", "play AH", "play 8C"])
+    del plain["referee"]
+    assert replay(plain).phase == "play"
+
+
+def test_a_saved_state_from_before_the_referee_flag_loads_unrefereed() -> None:
+    saved = after_first_trick().to_json()
+    del saved["referee"]
+    state = from_json(saved)
+    play_out(state, ["play AH", "play 8C"])
+    assert state.phase == "play"
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "four-hand-partners", "polish"])
+def test_random_refereed_games_stop_at_every_draw(variant: str) -> None:
+    rng = random.Random(7)
+    state = new_game(variant, seed=7, referee=True)
+    stops = 0
+    while state.hand_no == 0:
+        was_trick, stock = len(state.trick) == len(state.trick_order) - 1, state.stock_left()
+        state.apply(rng.choice(state.legal_actions()))
+        if was_trick and stock and state.phase == "play" and state.hand_no == 0:
+            pytest.fail("a trick ended and the winner drew without a stop")
+        stops += state.phase == "turn" and texts(state) in (["draw"], ["pass"])
+    assert stops > 0
+    assert replay(record_of(state)).to_json() == state.to_json()
+
+
+# ------------------------------------------------------------------ no penalty table (11.12)
+
+
+NO_TABLE: dict[str, Any] = {"penalties": None}
+
+
+@pytest.mark.parametrize(
+    ("moment", "text"),
+    [
+        ("deal", "irregular dealt_too_few 1 2"),
+        ("deal", "irregular dealt_too_many 0 1"),
+        ("deal", "irregular dealt_too_many 0 1 looked"),
+        ("deal", "irregular dealt_too_many 1 1 unnoticed"),
+        ("deal", "irregular exposed_card 9S"),
+        ("deal", "irregular led_out_of_turn 0"),
+        ("drawn", "irregular nine_cards 0"),
+        ("drawn", "irregular overdrew 0"),
+        ("drawn", "irregular both_too_many"),
+        ("drawn", "irregular played_with_seven 0"),
+        ("drawn", "irregular drew_out_of_turn 0"),
+        ("drawn", "irregular drew_two 1"),
+        ("drawn", "claim nine_cards add"),
+    ],
+)
+def test_without_a_penalty_table_a_report_changes_nothing(moment: str, text: str) -> None:
+    state = game(overrides=NO_TABLE) if moment == "deal" else after_first_trick(overrides=NO_TABLE)
+    error = refuse(state, text)
+    assert "no penalty table" in str(error) and error.rule.startswith("penalties")
+
+
+def test_without_a_penalty_table_no_revoke_is_accepted_and_play_goes_on() -> None:
+    state = new_game("ordinary", overrides={**SHORT_STOCK, **NO_TABLE}, seed=2)
+    while state.stock_left() or not state.trick:
+        state.apply(state.legal_actions()[0])
+    seat = state.to_act
+    assert len(state.rules.legal_plays(state, seat, state.hands[seat])) < len(state.hands[seat])
+    refuse(state, f"irregular revoke {seat}")
+    history = len(state.history)
+    state.apply(state.legal_actions()[0])
+    assert len(state.history) == history + 1
+
+
+def test_a_standalone_variant_without_penalties_refuses_reports(tmp_path: Path) -> None:
+    text = files("bezique.variants").joinpath("ordinary.yaml").read_text(encoding="utf-8")
+    start = text.index("\npenalties:")
+    end = text.find("\n\n", start + 1) % (len(text) + 1)
+    path = tmp_path / "no-penalties.yaml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    state = scenario(path, hands=[DEALER, ELDEST], turn_up="9H", stock=STOCK)
+    play_out(state, ["play AH", "play 7C"])
+    assert "no penalty table" in str(refuse(state, "irregular nine_cards 0"))
+
+
+def test_a_record_overriding_the_penalties_away_is_refused_at_the_report() -> None:
+    record = record_of(after_first_trick(overrides=NO_TABLE))
+    record["actions"] += ["irregular nine_cards 0", "claim nine_cards add"]
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert "action 2 ('irregular nine_cards 0'" in str(info.value)
+    assert "no penalty table" in str(info.value)
+
+
+# ------------------------------------------------------------------ refusals, remedies (11.13)
+
+
+def test_a_dealers_surplus_is_returned_as_the_claims_cards() -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 0 3")
+    # One choice a card (11), not one a set of three (165).
+    assert texts(state) == [f"claim dealt_too_many return {c}" for c in held(state, 0)]
+    state.apply("claim dealt_too_many return 7C 8C")
+    assert state.phase == "remedy" and state.to_act == 1
+    assert texts(state) == [f"claim dealt_too_many return {c}" for c in held(state, 0)]
+    state.apply("claim dealt_too_many return KS")
+    assert state.phase == "play" and held(state, 0) == sorted([*DEALER[2:], "QD", "JS"])
+    assert [state.deck.card_text(c) for c in state.stock[-3:]] == ["7C", "8C", "KS"]  # KS on top
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "claim dealt_too_many return AS",
+        "claim dealt_too_many return 7C 7C",
+        "claim dealt_too_many return 7C 8C 9C",
+        "claim dealt_too_many return",
+        "claim dealt_too_many keep 7C",
+        "claim nine_cards add",
+        "play 7C",
+        "irregular nine_cards 0",
+    ],
+)
+def test_a_wrong_return_of_the_surplus_changes_nothing(text: str) -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 0 2")
+    error = refuse(state, text)
+    if text.startswith("claim"):
+        assert "play waits for seat 1 to choose: claim dealt_too_many return CARD" in str(error)
+
+
+def test_a_huge_surplus_in_grand_is_bounded() -> None:
+    state = new_game("grand", seed=3)
+    state.apply("irregular dealt_too_many 0 35")
+    faces = {state.deck.card_text(c) for c in state.hands[0]}
+    assert len(state.legal_actions()) == len(faces) <= state.deck.faces
+    cards = [state.deck.card_text(c) for c in state.hands[0][:35]]
+    record = record_of(state)
+    record["actions"].append("claim dealt_too_many return " + " ".join(cards))
+    done = replay(record)
+    assert done.phase == "play" and len(done.hands[0]) == 9
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize(
+    "moment",
+    ["deal", "drawn", "turn", "remedy", "claim open", "end-game"],
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "irregular nine_cards 0",
+        "irregular nine_cards 1",
+        "irregular overdrew 1",
+        "irregular both_too_many",
+        "irregular played_with_seven 1",
+        "irregular drew_out_of_turn 1",
+        "irregular dealt_too_many 0 1 unnoticed looked",
+        "irregular dealt_too_many 0 99",
+        "irregular revoke 1",
+        "claim played_with_seven add",
+        "claim drew_two take QD",
+        "claim led_out_of_turn take_back",
+    ],
+)
+def test_any_refusal_leaves_the_state_as_it_was(moment: str, text: str) -> None:
+    if moment == "end-game":
+        state = new_game("ordinary", overrides=SHORT_STOCK, seed=3)
+        while state.stock_left():
+            state.apply(state.legal_actions()[0])
+    elif moment == "deal":
+        state = game(referee=True)
+    else:
+        state = game(referee=True)
+        play_out(state, ["play AH", "play 7C"])
+        if moment != "turn":
+            state.apply("draw")
+        if moment == "remedy":
+            state.apply("irregular drew_two 1")
+        elif moment == "claim open":
+            play_out(state, ["irregular overdrew 1", "irregular nine_cards 1"])
+    before = state.to_json()
+    try:
+        state.apply(text)
+    except IllegalActionError:
+        assert state.to_json() == before
+    else:  # accepted: play goes on, and the record replays to the same game
+        while state.hand_no == 0 and not state.is_over() and state.legal_actions():
+            state.apply(state.legal_actions()[-1])
+        assert replay(record_of(state)).to_json() == state.to_json()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize(
+    ("variant", "overrides", "referee", "seed", "hands"),
+    [
+        ("modern-article", None, False, 1, 2),
+        ("ordinary", None, True, 2, 2),
+        ("cards-encyclopedia", None, False, 3, 2),
+        ("three-hand", None, True, 4, 2),
+        ("four-hand-partners", None, True, 5, 2),
+        ("grand", None, False, 6, 2),
+    ],
+)
+def test_reports_at_random_refuse_cleanly_or_play_on(
+    variant: str, overrides: dict[str, object] | None, referee: bool, seed: int, hands: int
+) -> None:
+    reports = [
+        "irregular nine_cards {s}",
+        "irregular overdrew {s}",
+        "irregular both_too_many",
+        "irregular played_with_seven {s}",
+        "irregular drew_out_of_turn {s}",
+        "irregular drew_two {s}",
+        "irregular led_out_of_turn {s}",
+        "irregular revoke {s}",
+        "claim nine_cards add",
+        "claim played_with_seven deduct",
+        "claim drew_out_of_turn add",
+    ]
+    accepted = 0
+    rng = random.Random(seed)
+    state = new_game(variant, overrides=overrides, seed=seed, referee=referee)
+    while state.hand_no < hands and not state.is_over():
+        if rng.random() < 0.2:
+            text = rng.choice(reports).format(s=rng.randrange(state.players))
+            before = state.to_json()
+            try:
+                state.apply(text)
+                accepted += 1
+            except IllegalActionError:
+                assert state.to_json() == before, text
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+        cards = [c for h in state.hands for c in h] + [c for w in state.won for c in w]
+        cards += state.trick + state.stock + ([state.turn_up] if state.turn_up >= 0 else [])
+        assert sorted(cards) == list(range(state.deck.size))
+        assert sum(e.points for e in state.events) == sum(state.scores)
+    assert accepted >= 3
+    assert replay(record_of(state)).to_json() == state.to_json()
+
+
+def test_the_record_schema_describes_the_referee_key() -> None:
+    from bezique.record import check_record, record_schema
+
+    assert record_schema()["properties"]["referee"]["type"] == "boolean"
+    check_record({"format": RECORD_FORMAT, "variant": "ordinary", "actions": [], "referee": True})
