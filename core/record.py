@@ -51,6 +51,7 @@ from bezique.pinned import POLICIES, RECORDED, STRICT, RulesWarning, pinned_rule
 from bezique.pinned import variant_digest as _variant_digest
 from bezique.ruleset import Ruleset
 from bezique.safeio import read_regular
+from bezique.yamlsafe import MAX_NODES
 
 __all__ = [
     "FORMATS",
@@ -280,33 +281,74 @@ def _value_problems(data: Any) -> list[str]:
 
     Duplicate keys, ``NaN``/``Infinity`` and too long numbers (as read by
     :func:`parse_record`, or given as Python values), nesting deeper than
-    :data:`MAX_RECORD_DEPTH`.
+    :data:`MAX_RECORD_DEPTH`, ``overrides`` or ``variant_data`` holding more
+    values than a variant file may, more than :data:`MAX_CONTAINERS` lists and
+    objects in all.
     """
     problems: list[tuple[str, str]] = []
     root = _scalar_problem(data)
     if root:
         return [f"$: {root}"]
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
-    while stack and len(problems) < 20:
-        value, path = stack.pop()
-        if len(path) >= MAX_RECORD_DEPTH:
-            problems.append((_json_path(path), f"nested more than {MAX_RECORD_DEPTH} levels deep"))
-            continue
-        if isinstance(value, dict):
-            for key in getattr(value, "repeated", ()):
-                problems.append((_json_path(path), f"the key {key!r} is given more than once"))
-            items: Any = value.items()
-        elif isinstance(value, list):
-            items = enumerate(value)
-        else:
-            continue
-        for key, item in items:
-            if isinstance(item, dict | list):
-                stack.append((item, (*path, key)))
+    containers = 0
+    for key in getattr(data, "repeated", ()):
+        problems.append(("$", f"the key {key!r} is given more than once"))
+    for top in _subtrees(data):
+        path0, value0 = top
+        limit = _VALUE_LIMITS.get(path0[0]) if path0 else None
+        problem = _scalar_problem(value0)
+        if problem:
+            problems.append((_json_path(path0), problem))
+        values = 1
+        stack: list[tuple[Any, tuple[str | int, ...]]] = [(value0, path0)]
+        while stack and len(problems) < 20:
+            value, path = stack.pop()
+            if len(path) >= MAX_RECORD_DEPTH:
+                where = _json_path(path)
+                problems.append((where, f"nested more than {MAX_RECORD_DEPTH} levels deep"))
+                continue
+            if isinstance(value, dict):
+                if path:
+                    for key in getattr(value, "repeated", ()):
+                        where = _json_path(path)
+                        problems.append((where, f"the key {key!r} is given more than once"))
+                items: Any = value.items()
+            elif isinstance(value, list):
+                items = enumerate(value)
             else:
-                problem = _scalar_problem(item)
-                if problem:
-                    problems.append((_json_path((*path, key)), problem))
+                continue
+            values += len(value)
+            if limit is not None and values > limit:
+                what = f"holds more than {limit} values, more than a variant file may"
+                problems.append((_json_path(path0), what))
+                break
+            for key, item in items:
+                if isinstance(item, dict | list):
+                    containers += 1
+                    if containers > MAX_CONTAINERS:
+                        what = f"holds more than {MAX_CONTAINERS} lists and objects"
+                        return _sorted_problems([*problems, ("$", what)])
+                    stack.append((item, (*path, key)))
+                else:
+                    problem = _scalar_problem(item)
+                    if problem:
+                        problems.append((_json_path((*path, key)), problem))
+    return _sorted_problems(problems)
+
+
+MAX_CONTAINERS = 30_000
+"""The most lists and objects a record may hold in all (its decks, rules and overrides)."""
+_VALUE_LIMITS = {"overrides": MAX_NODES, "variant_data": MAX_NODES}
+"""The most values the parts of a record merged as variant data may hold."""
+
+
+def _subtrees(data: Any) -> list[tuple[tuple[str | int, ...], Any]]:
+    """The record's top-level values with their paths (after its own repeated keys)."""
+    if isinstance(data, dict):
+        return [((key,), value) for key, value in data.items()]
+    return [((), data)]
+
+
+def _sorted_problems(problems: list[tuple[str, str]]) -> list[str]:
     return [f"{where}: {what}" for where, what in sorted(problems)]
 
 

@@ -777,6 +777,30 @@ def test_deep_nesting_is_refused_with_its_place(
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            {"overrides": {"source": [{}] * 10_001}},
+            "$.overrides: holds more than 10000 values, more than a variant file may",
+        ),
+        (
+            {"variant_data": {"source": list(range(10_001))}},
+            "$.variant_data: holds more than 10000 values, more than a variant file may",
+        ),
+        ({"actions": [[]] * 30_001}, "$: holds more than 30000 lists and objects"),
+        ({"decks": [[]] * 300_000}, "$: holds more than 30000 lists and objects"),
+    ],
+)
+def test_too_many_values_are_refused_in_bounded_time(
+    tmp_path: Path, record: dict[str, Any], change: dict[str, Any], expected: str
+) -> None:
+    path = write(tmp_path, {**record, **change})
+    started = time.perf_counter()
+    assert load_error(path) == f"{path}: {expected}"
+    assert time.perf_counter() - started < 5
+
+
 def test_nesting_past_the_parsers_limit_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
