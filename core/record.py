@@ -294,7 +294,7 @@ def _value_problems(data: Any) -> list[str]:
         problems.append(("$", f"the key {key!r} is given more than once"))
     for top in _subtrees(data):
         path0, value0 = top
-        limit = _VALUE_LIMITS.get(path0[0]) if path0 else None
+        limit = _VALUE_LIMITS.get(str(path0[0])) if path0 else None
         problem = _scalar_problem(value0)
         if problem:
             problems.append((_json_path(path0), problem))
