@@ -34,7 +34,7 @@ from bezique.pinned import digest_of
 from bezique.record import load_record, record_of, replay
 from bezique.testing import check_invariants
 
-TIME_LIMIT = 20.0
+TIME_LIMIT = 10.0
 """Seconds one example may take (a full game replays in well under one)."""
 
 FUZZ = settings(
