@@ -55,6 +55,7 @@ from bezique.yamlsafe import MAX_NODES
 
 __all__ = [
     "FORMATS",
+    "MAX_CONTAINERS",
     "MAX_DIGITS",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_DEPTH",
