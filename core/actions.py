@@ -27,8 +27,11 @@ care.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
+
+from bezique.errors import IllegalActionError
 
 
 class Kind(IntEnum):
@@ -62,16 +65,68 @@ WORD_KINDS: dict[str, Kind] = {word: kind for kind, word in KIND_WORDS.items()} 
 """Kind of action for each leading word of a text form."""
 
 
-class Action(NamedTuple):
-    """One action: its kind, the physical cards it uses and, for combinations, their name.
+_A = TypeVar("_A", bound="Action")
 
-    A named tuple so that comparing and hashing happen in C: the kernel compares
-    actions in its inner loop.
-    """
+
+class _ActionFields(NamedTuple):
+    """The fields of :class:`Action`, which checks them when it is made."""
 
     kind: Kind
     cards: tuple[int, ...] = ()
     combo: str = ""
+
+
+class Action(_ActionFields):
+    """One action: its kind, the physical cards it uses and, for combinations, their name.
+
+    A named tuple so that comparing and hashing happen in C: the kernel compares
+    actions in its inner loop.  Making one checks its fields: ``kind`` a
+    :class:`Kind` (or its number), ``cards`` whole numbers (never ``True`` or
+    ``3.0``, which compare equal to a card number and then fail to index the
+    tables), ``combo`` text; anything else raises
+    :class:`~bezique.errors.IllegalActionError` (rule ``notation``).  A number
+    that is no card of the game is refused when the action is applied.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, kind: Kind, cards: tuple[int, ...] = (), combo: str = "") -> Action:
+        """Make an action after checking its fields (see the class)."""
+        if kind.__class__ is not Kind:
+            kind = _kind_of(kind)
+        if cards.__class__ is not tuple:
+            cards = _cards_of(cards)
+        for card in cards:
+            if card.__class__ is not int:
+                raise _bad(f"card {card!r} is not a card number (a whole number)")
+        if combo.__class__ is not str:
+            raise _bad(f"combination {combo!r} is not a name")
+        return tuple.__new__(cls, (kind, cards, combo))
+
+    @classmethod
+    def _make(cls: type[_A], iterable: Iterable[Any]) -> _A:  # type: ignore[override]
+        """Make an action from an iterable of its fields, checking them (``_replace`` too)."""
+        return cls(*iterable)
+
+
+_KINDS: dict[int, Kind] = {int(k): k for k in Kind}
+
+
+def _kind_of(kind: object) -> Kind:
+    found = _KINDS.get(kind) if kind.__class__ is int else None
+    if found is None:
+        raise _bad(f"kind {kind!r} is not one of {', '.join(str(int(k)) for k in Kind)}")
+    return found
+
+
+def _cards_of(cards: object) -> tuple[int, ...]:
+    if isinstance(cards, list):
+        return tuple(cards)
+    raise _bad(f"cards {cards!r} must be a tuple of card numbers")
+
+
+def _bad(message: str) -> IllegalActionError:
+    return IllegalActionError(f"not an action: {message}", "notation")
 
 
 END_TURN = Action(Kind.END_TURN)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,6 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="replay a game record; print hand and game scores")
     replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
+    replay.add_argument(
+        "--rules",
+        choices=("recorded", "strict", "current"),
+        default="recorded",
+        help="when the variant named now merges to other rules than the record carries: play "
+        "by the rules recorded and say so (default), refuse (strict), or play by the variant "
+        "as it is now (current)",
+    )
 
     simulate = commands.add_parser("simulate", help="play random players; print score statistics")
     simulate.add_argument("--variant", default="ordinary", help="variant name or YAML path")
@@ -138,10 +147,24 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from bezique.pinned import RulesWarning
     from bezique.record import hand_summaries, load_record, replay
 
-    data = load_record(args.file)
-    state = replay(data, args.file)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RulesWarning)
+        warnings.simplefilter("always", DeprecationWarning)
+        try:
+            data = load_record(args.file)
+            state = replay(data, args.file, rules=args.rules)
+        finally:
+            notes = [
+                str(w.message)
+                for w in caught
+                if issubclass(w.category, RulesWarning | DeprecationWarning)
+            ]
+            if not args.json:
+                for note in notes:
+                    print(f"bezique: note: {note}", file=sys.stderr)
     result: dict[str, Any] = {
         "variant": state.rules.variant.name,
         "actions": len(state.history),
@@ -149,10 +172,19 @@ def _replay(args: argparse.Namespace) -> int:
         "scores": list(state.scores),
         "winner": state.winner if state.is_over() else None,
         "over": state.is_over(),
+        "headers": data.get("headers", {}),
+        "rules": {
+            "digest": data.get("variant_digest"),
+            "recorded_with": data.get("bezique"),
+        },
+        "notes": notes,
     }
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
+    for key, value in result["headers"].items():
+        shown = ", ".join(value) if isinstance(value, list) else " / ".join(value.splitlines())
+        print(f"{key}: {shown}")
     print(f"variant {result['variant']}: {result['actions']} actions replayed")
     for hand in result["hands"]:
         points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hand["points"]))

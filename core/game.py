@@ -17,13 +17,15 @@ import json
 import os
 import random
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from bezique import referee
+from bezique import __version__, referee
 from bezique.actions import END_TURN, KIND_WORDS, WORD_KINDS, Action, Kind
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
+from bezique.pinned import RECORDED, pinned_ruleset, variant_digest
 from bezique.ruleset import Ruleset
 from bezique.variant import Variant, load_variant
 
@@ -36,7 +38,10 @@ GAME_OVER = "game_over"
 REMEDY = referee.REMEDY
 """Phase: play waits for the injured player's choice after an irregularity."""
 
-STATE_FORMAT = "bezique-state/1"
+STATE_FORMAT = "bezique-state/2"
+"""The format :meth:`GameState.to_json` writes: the rules carried and pinned by digest."""
+STATE_FORMAT_V1 = "bezique-state/1"
+"""The older format, without the rules (read with a DeprecationWarning)."""
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
 _REFEREE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
@@ -953,18 +958,25 @@ class GameState:
         return copy
 
     def to_json(self) -> dict[str, Any]:
-        """Return the whole state as JSON-able data; :func:`from_json` rebuilds it."""
+        """Return the whole state as plain JSON data; :func:`from_json` rebuilds it.
+
+        Beside the variant as named, it carries the variant's merged rules
+        (``variant_data``), their digest and the bezique version, so that it
+        rebuilds anywhere (see :mod:`bezique.pinned`).
+        """
         version, internal, gauss = self.rng.getstate()
         return {
             "format": STATE_FORMAT,
+            "bezique": __version__,
             "variant": self.variant_spec,
             "overrides": _json_copy(self.overrides),
+            "variant_digest": variant_digest(self.rules.variant),
             "seed": self.seed,
             "decks": [list(d) for d in self.decks],
             "first_dealer": self.first_dealer,
             "referee": self.referee,
             "rng": [version, list(internal), gauss],
-            "history": [list(a) for a in self.history],
+            "history": [[int(a.kind), list(a.cards), a.combo] for a in self.history],
             "events": [list(e) for e in self.events],
             "event_hands": list(self.event_hands),
             "scores": list(self.scores),
@@ -997,6 +1009,7 @@ class GameState:
             "leader": self.leader,
             "to_act": self.to_act,
             "phase": self.phase,
+            "variant_data": _json_copy(self.rules.variant.data),
         }
 
     def __eq__(self, other: object) -> bool:
@@ -1075,83 +1088,242 @@ def _spec_of(variant: object, rules: Ruleset) -> str:
     return base.origin
 
 
-def from_json(data: Mapping[str, Any]) -> GameState:
-    """Rebuild a state written by :meth:`GameState.to_json`."""
-    if not isinstance(data, Mapping) or data.get("format") != STATE_FORMAT:
+_STATE_INPUTS = (
+    "format",
+    "bezique",
+    "variant",
+    "overrides",
+    "variant_digest",
+    "variant_data",
+    "seed",
+    "decks",
+    "first_dealer",
+    "referee",
+    "history",
+)
+"""The keys of a saved state that rebuild it; every other key is checked against the rebuild."""
+_PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
+"""The keys that came with ``bezique-state/2``."""
+_OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
+"""Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``:
+one saved before that flag is of an unrefereed game)."""
+_STATE = "saved game state"
+MAX_HISTORY = 100_000
+"""The most actions a saved state's history may hold (as many as a record's)."""
+
+
+def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:
+    """Rebuild a state written by :meth:`GameState.to_json`, refusing one damaged or edited.
+
+    A saved state is untrusted input.  What rebuilds it is the variant (as
+    named, with its merged rules pinned by digest), the seed, the stacked
+    decks, the first dealer and the history of actions; the game is replayed
+    from them through :meth:`GameState.apply`, and every other key (hands,
+    stock, tricks, table, scores and score events, phase, seat to act, the
+    random generator...) must then hold exactly what the replay gives, types
+    included.  So a duplicated or missing card, an edited score or hand, a
+    wrong phase or seat to act, or an illegal history is refused with a
+    :class:`RecordError` naming the key (or ``history[INDEX]``), and the state
+    returned is the replayed one: nothing is taken on trust.
+
+    ``rules`` is the policy of :mod:`bezique.pinned` for when the variant
+    named now merges to other rules than those carried (default: play by the
+    rules carried, with a :class:`~bezique.pinned.RulesWarning`).  A
+    ``bezique-state/1`` state (no rules carried) is rebuilt from the variant as
+    it loads now, with a :class:`DeprecationWarning`.
+    """
+    form = data.get("format") if isinstance(data, Mapping) else None
+    if form not in (STATE_FORMAT, STATE_FORMAT_V1):
         raise RecordError(f"not a saved game state (expected format {STATE_FORMAT!r})")
+    old = form == STATE_FORMAT_V1
+    if old:
+        warnings.warn(
+            f"a {STATE_FORMAT_V1} state names its variant without its rules, so it is rebuilt "
+            f"by the variant as it loads now; GameState.to_json() now writes {STATE_FORMAT}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+    _check_state_keys(data, old)
+    spec = data["variant"]
+    if not isinstance(spec, str) or not 0 < len(spec) <= 4096 or not spec.isprintable():
+        raise RecordError(f"{_STATE}: variant: {_short(spec)} is not a variant name or path")
+    overrides = data["overrides"]
+    if not isinstance(overrides, Mapping):
+        raise RecordError(f"{_STATE}: overrides: must be a mapping, not {_short(overrides)}")
+    seed = _whole(data["seed"], "seed", -(2**128), 2**128)
+    first_dealer = _whole(data["first_dealer"], "first_dealer", 0, 1000)
+    history = _saved_history(data["history"])
     try:
-        rules = ruleset_for(data["variant"], data["overrides"] or None)
-        state = GameState.__new__(GameState)
-        state.rules = rules
-        state.deck = rules.deck
-        state.players = rules.players
-        state.variant_spec = data["variant"]
-        state.overrides = dict(data["overrides"])
-        state.seed = data["seed"]
-        state.decks = [list(d) for d in data["decks"]]
-        state.first_dealer = data["first_dealer"]
-        state.referee = bool(data.get("referee", False))  # saved before the flag: unrefereed
-        version, internal, gauss = data["rng"]
-        state.rng = random.Random()
-        state.rng.setstate((version, tuple(internal), gauss))
-        state.history = [Action(Kind(a[0]), tuple(a[1]), a[2]) for a in data["history"]]
-        state.events = [ScoreEvent(*e) for e in data["events"]]
-        for name in (
-            "event_hands",
-            "scores",
-            "hand_points",
-            "levels",
-            "played",
-            "trick",
-            "trick_seats",
-            "stock",
-        ):
-            setattr(state, name, list(data[name]))
-        for name in (
-            "hand_no",
-            "dealer",
-            "winner",
-            "tricks_done",
-            "last_trick_winner",
-            "turn_up",
-            "trump",
-            "leader",
-            "to_act",
-            "phase",
-        ):
-            setattr(state, name, data[name])
-        state.extra = _json_copy(data["extra"])
-        state.side_of = rules.side_of
-        default_order = _orders(_others(rules.players))[data["leader"]]
-        state.trick_order = tuple(data.get("trick_order") or default_order)
-        state.refereed = referee.KEY in state.extra
-        exhausted = (
-            [len(w) for w in data["won"]] if not data["stock"] and data["turn_up"] < 0 else []
+        if old:
+            ruleset = ruleset_for(spec, overrides or None)
+        else:
+            ruleset = pinned_ruleset(
+                spec,
+                overrides,
+                data["variant_data"],
+                data["variant_digest"],
+                _STATE,
+                rules,
+                version=data["bezique"],
+            )
+    except RecordError:
+        raise
+    except BeziqueError as exc:
+        raise RecordError(f"{_STATE}: {exc}") from exc
+    decks = _saved_decks(data["decks"], ruleset.deck.size)
+    try:
+        state = GameState(
+            ruleset,
+            seed=seed,
+            decks=decks,
+            first_dealer=first_dealer,
+            overrides=_json_copy(overrides),
+            variant_spec=spec,
+            referee=_saved_referee(data),
         )
-        state.won_at_exhaustion = list(
-            data.get("won_at_exhaustion") or exhausted or [0] * rules.players
-        )
-        state.hands = [list(h) for h in data["hands"]]
-        state.held = [sum(1 << c for c in hand) for hand in state.hands]
-        state.declared_bits = sum(1 << c for c, lv in enumerate(data["levels"]) if lv)
-        state.won = [list(w) for w in data["won"]]
-        state.on_table = [bool(t) for t in data["on_table"]]
-        face = state.deck.card_face
-        state.card_key = [
-            ~(lv * 4096 + face[c]) if t else face[c]
-            for c, (t, lv) in enumerate(zip(state.on_table, data["levels"], strict=True))
-        ]
-        state.pending = [[(c, tuple(cards)) for c, cards in p] for p in data["pending"]]
-        state.turn = TurnState()
-        declared, scored, blocked, first = data["turn"]
-        state.turn.declared = list(declared)
-        state.turn.scored = scored
-        state.turn.blocked = list(blocked)
-        state.turn.first_declared = list(first)
-        state._play_actions = rules.play_actions
-        state._others = _others(state.players)
-        state._orders = _orders(state._others)
-        state._legal = None
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise RecordError(f"saved game state is damaged: {exc!r}") from exc
+    except BeziqueError as exc:
+        raise RecordError(f"{_STATE}: {exc}") from exc
+    for index, action in enumerate(history):
+        try:
+            state.apply(action)
+        except BeziqueError as exc:
+            raise RecordError(
+                f"{_STATE}: history[{index}] ({_short(list(action))}, seat {state.to_act}, "
+                f"hand {state.hand_no}): {exc}"
+            ) from exc
+    rebuilt = state.to_json()
+    wrong = [
+        f"{_STATE}: {key}: the saved value is not what the history replays to (saved "
+        f"{_short(data[key])}, replayed {_short(value)}); the state was edited or damaged"
+        for key, value in rebuilt.items()
+        if key not in _STATE_INPUTS and key in data and not _same_json(data[key], value)
+    ]
+    if wrong:
+        raise RecordError("\n".join(wrong))
     return state
+
+
+def _saved_referee(data: Mapping[str, Any]) -> bool:
+    """Return whether a saved state is of a refereed game (one saved before the flag is not)."""
+    flag = data.get("referee", False)
+    if not isinstance(flag, bool):
+        raise RecordError(f"{_STATE}: referee: {_short(flag)} is not true or false")
+    return flag
+
+
+def _check_state_keys(data: Mapping[str, Any], old: bool) -> None:
+    """Refuse a saved state with a key missing or a key it should not have."""
+    known = [*_STATE_INPUTS, *_DERIVED_KEYS]
+    if old:
+        known = [k for k in known if k not in _PINNED_KEYS]
+    missing = [
+        k for k in known if k not in data and k != "referee" and not (old and k in _OPTIONAL_V1)
+    ]
+    unknown = sorted(repr(k) for k in data if k not in known)
+    problems = [f"{_STATE}: {key}: missing" for key in missing]
+    problems += [f"{_STATE}: {key}: not a key of a saved state" for key in unknown[:10]]
+    if problems:
+        raise RecordError("\n".join(problems))
+
+
+_DERIVED_KEYS = (
+    "rng",
+    "events",
+    "event_hands",
+    "scores",
+    "hand_no",
+    "dealer",
+    "winner",
+    "extra",
+    "hands",
+    "won",
+    "on_table",
+    "levels",
+    "pending",
+    "played",
+    "won_at_exhaustion",
+    "hand_points",
+    "trick",
+    "trick_seats",
+    "trick_order",
+    "tricks_done",
+    "last_trick_winner",
+    "turn",
+    "turn_up",
+    "trump",
+    "stock",
+    "leader",
+    "to_act",
+    "phase",
+)
+"""The keys of a saved state that its history decides."""
+
+
+def _whole(value: Any, key: str, low: int, high: int) -> int:
+    """Return ``value`` if it is a whole number (not a boolean) from ``low`` below ``high``."""
+    if value.__class__ is not int or not low <= value < high:
+        raise RecordError(
+            f"{_STATE}: {key}: {_short(value)} is not a whole number from {low} below {high}"
+        )
+    result: int = value
+    return result
+
+
+def _saved_history(value: Any) -> list[Action]:
+    """Read a saved history: ``[kind, [card, ...], combo]`` for each action."""
+    if not isinstance(value, list) or len(value) > MAX_HISTORY:
+        raise RecordError(f"{_STATE}: history: must be a list of at most {MAX_HISTORY} actions")
+    actions = []
+    for index, item in enumerate(value):
+        if not isinstance(item, list | tuple) or len(item) != 3:
+            raise RecordError(
+                f"{_STATE}: history[{index}]: {_short(item)} is not [kind, [cards...], combination]"
+            )
+        kind, cards, combo = item
+        try:
+            if not isinstance(cards, list | tuple) or len(cards) > 64:
+                raise IllegalActionError(f"cards {_short(cards)} must be a list of card numbers")
+            actions.append(Action(kind, tuple(cards), combo))
+        except IllegalActionError as exc:
+            raise RecordError(f"{_STATE}: history[{index}]: {exc}") from None
+    return actions
+
+
+def _saved_decks(value: Any, size: int) -> list[list[int]]:
+    """Read saved stacked decks: each every physical card number once, top first."""
+    if not isinstance(value, list) or len(value) > 1000:
+        raise RecordError(f"{_STATE}: decks: must be a list of at most 1000 decks")
+    decks = []
+    whole = list(range(size))
+    for index, deck in enumerate(value):
+        if (
+            not isinstance(deck, list)
+            or len(deck) != size
+            or any(c.__class__ is not int for c in deck)
+            or sorted(deck) != whole
+        ):
+            raise RecordError(
+                f"{_STATE}: decks[{index}]: must hold every card number from 0 to {size - 1} once"
+            )
+        decks.append(list(deck))
+    return decks
+
+
+def _same_json(given: Any, expected: Any) -> bool:
+    """Whether ``given`` writes as the same JSON as ``expected`` (``true`` is not ``1``).
+
+    Nor is ``1.0``; anything JSON cannot write, or nested too deeply to write, differs.
+    """
+    try:
+        return json.dumps(given, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """Show a value in a message, cut to ``limit`` characters."""
+    try:
+        text = repr(value)
+    except RecursionError:
+        text = "a value nested too deeply"
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -34,7 +34,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bezique import registry
 from bezique.errors import VariantError
-from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, JsonPath, YamlDocument, parse_yaml_bytes
+from bezique.safeio import read_regular
+from bezique.yamlsafe import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    JsonPath,
+    YamlDocument,
+    parse_yaml_bytes,
+)
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -118,6 +126,61 @@ def load_variant(
         chain=tuple(file.source.display for file in chain),
         overrides=plain_overrides,
     )
+
+
+def variant_from_data(
+    data: Any, where: str, *, origin: str, overrides: Mapping[str, Any] | None = None
+) -> Variant:
+    """Check merged variant data held outside any file (a game record's) as a file is checked.
+
+    ``data`` is a whole merged variant, as :attr:`Variant.data` holds it: it
+    extends nothing, it is copied as plain data within the YAML reader's limits
+    (:data:`~bezique.yamlsafe.MAX_DEPTH` levels, :data:`~bezique.yamlsafe.MAX_NODES`
+    values), then checked against the schema and for sense (plugins by
+    registered name only).  Every problem is reported as ``WHERE: path.to.key:
+    message``, all of them together in one :class:`VariantError`.  ``origin``
+    is what the variant gives as its origin and chain (the name a record gives);
+    ``overrides`` what it says was merged into the data.
+    """
+    if not isinstance(data, Mapping):
+        raise VariantError(f"{where}: must be a mapping of a variant's keys, not {_kind(data)}")
+    if _values_beyond(data, MAX_NODES):
+        raise VariantError(
+            f"{where}: holds more than {MAX_NODES} values, more than a variant file may"
+        )
+    texts: list[str] = []
+    plain = _plain(data, (), texts)
+    if isinstance(plain, dict) and "extends" in plain:
+        texts.append(f"{OVERRIDES}: extends: merged variant data extends nothing")
+    if not texts:
+        locator = _Locator(_Origins(None))
+        texts = _ordered(_schema_problems(plain, locator) + _sense_problems(plain, locator))
+    if texts:
+        raise VariantError([where + t.removeprefix(OVERRIDES) for t in texts])
+    _fill_defaults(plain)
+    return Variant(
+        name=plain["name"],
+        data=plain,
+        origin=origin,
+        chain=(origin,),
+        overrides=_plain_overrides(overrides) if overrides else {},
+    )
+
+
+def _values_beyond(data: Any, limit: int) -> bool:
+    """Whether ``data`` holds more than ``limit`` values (counted without recursion)."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > limit:
+            return True
+        if isinstance(value, Mapping):
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return False
 
 
 def validate_paths(paths: Sequence[str]) -> list[str]:
@@ -230,8 +293,11 @@ def _file_source(path: Path) -> _Source:
 def _read(source: _Source) -> YamlDocument:
     """Read and parse one file, refusing anything bigger than the YAML size limit."""
     try:
-        with source.resource.open("rb") as stream:
-            raw = stream.read(MAX_BYTES + 1)
+        if isinstance(source.resource, Path):  # a FIFO or a device is refused, not waited on
+            raw = read_regular(source.resource, MAX_BYTES + 1)
+        else:
+            with source.resource.open("rb") as stream:
+                raw = stream.read(MAX_BYTES + 1)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise VariantError(f"{source.display}: cannot read the file: {reason}") from None
@@ -369,7 +435,7 @@ class _Origins:
     value forgets everything under it at once.
     """
 
-    def __init__(self, base: _File) -> None:
+    def __init__(self, base: _File | None) -> None:
         self.root = _OriginNode(written=True, written_by=base)
 
     def write(self, path: JsonPath, origin: _File | None) -> None:

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
+import os
 import random
+import re
+import threading
+import time
+import tracemalloc
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +19,15 @@ import jsonschema
 import pytest
 from stacked import royal_deal
 
+from bezique import __version__
+from bezique.cli import main
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.pinned import POLICIES, RulesWarning, digest_of
 from bezique.record import (
     MAX_RECORD_BYTES,
     RECORD_FORMAT,
+    RECORD_FORMAT_V1,
     check_record,
     hand_summaries,
     load_record,
@@ -23,6 +35,8 @@ from bezique.record import (
     record_schema,
     replay,
 )
+
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 RULES = ruleset_for("ordinary")
 
@@ -110,10 +124,10 @@ def test_record_with_overrides_replays() -> None:
 def test_record_defaults_seed_zero_and_dealer_zero() -> None:
     state = new_game("ordinary", seed=0)
     state.playout(random.Random(0), hands=1)
+    full = record_of(state)
     minimal = {
-        "format": RECORD_FORMAT,
-        "variant": "ordinary",
-        "actions": record_of(state)["actions"],
+        key: full[key]
+        for key in ("format", "bezique", "variant", "variant_digest", "variant_data", "actions")
     }
     check_record(minimal)
     assert replay(minimal).to_json() == state.to_json()
@@ -178,8 +192,16 @@ def test_missing_required_key(tmp_path: Path, record: dict[str, Any], key: str) 
         ("decks", "AS TS", "$.decks", "is not of type 'array'"),
         ("decks", [["AS", 5]], "$.decks[0][1]", "5 is not of type 'string'"),
         ("decks", [["AS", "ACES"]], "$.decks[0][1]", "'ACES' is too long"),
-        ("format", "bezique-record/2", "$.format", "'bezique-record/1' was expected"),
-        ("format", None, "$.format", "'bezique-record/1' was expected"),
+        ("format", "bezique-record/3", "$.format", "is not one of ['bezique-record/2', "),
+        ("format", None, "$.format", "None is not one of ['bezique-record/2', 'bezique-record/1']"),
+        ("first_dealer", 1.0, "$.first_dealer", "1.0 is not of type 'integer'"),
+        ("seed", 3.0, "$.seed", "3.0 is not of type 'integer'"),
+        ("seed", 2**64, "$.seed", "is greater than the maximum of 18446744073709551615"),
+        ("variant", "ordinary\u0000", "$.variant", "does not match"),
+        ("variant", "a\u0000.yaml", "$.variant", "does not match"),
+        ("variant_digest", "sha256:abc", "$.variant_digest", "does not match"),
+        ("variant_data", [], "$.variant_data", "is not of type 'object'"),
+        ("bezique", "", "$.bezique", "does not match"),
     ],
 )
 def test_wrong_type_or_value(
@@ -257,10 +279,10 @@ def test_a_folder_is_not_a_record(tmp_path: Path) -> None:
     load_error(tmp_path)
 
 
-def test_check_record_names_the_place() -> None:
+def test_check_record_names_the_place(record: dict[str, Any]) -> None:
     with pytest.raises(RecordError) as info:
-        check_record({"format": RECORD_FORMAT, "variant": "ordinary", "actions": [3]}, "here")
-    assert str(info.value).startswith("here: $.actions[0]: ")
+        check_record({**record, "actions": [3]}, "here")
+    assert str(info.value) == "here: $.actions[0]: 3 is not of type 'string'"
 
 
 # --------------------------------------------------------------------------- bad replays
@@ -315,20 +337,656 @@ def test_actions_after_the_game_ends(tmp_path: Path) -> None:
     assert "game is over" in message
 
 
+def as_v1(record: dict[str, Any]) -> dict[str, Any]:
+    """The same game as an old bezique-record/1 record (the variant named only)."""
+    old = {k: v for k, v in record.items() if k not in PINNED_KEYS}
+    return {**old, "format": RECORD_FORMAT_V1}
+
+
+PINNED_KEYS = ("bezique", "variant_digest", "variant_data", "headers")
+
+
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"variant": "no-such-variant"}, "unknown variant"),
-        ({"variant": "missing/file.yaml"}, "cannot read"),
-        ({"overrides": {"game": {"target": "lots"}}}, "game.target"),
-        ({"overrides": {"nonsense": 1}}, "nonsense"),
+        ({"variant": "no-such-variant"}, "unknown variant 'no-such-variant'"),
+        ({"variant": "missing/file.yaml"}, "missing/file.yaml: cannot read the file"),
+        ({"overrides": {"game": {"target": "lots"}}}, "game.target: must be a whole number"),
+        ({"overrides": {"nonsense": 1}}, "nonsense: unknown key 'nonsense'"),
         ({"decks": [["AS"] * 64]}, "stacked deck"),
-        ({"decks": [["ZZ"] * 64]}, "stacked deck"),
-        ({"first_dealer": 2}, "dealer"),
+        ({"decks": [["ZZ"] * 64]}, "stacked deck: 'ZZ'"),
+        ({"first_dealer": 2}, "first dealer must be a seat from 0 to 1"),
     ],
 )
-def test_bad_setup_is_a_record_error(
+def test_bad_setup_of_a_v1_record_is_a_record_error(
     record: dict[str, Any], change: dict[str, Any], words: str
 ) -> None:
-    message = str(replay_error({**record, **change}))
+    with pytest.warns(DeprecationWarning, match="bezique-record/1"):
+        message = str(replay_error({**as_v1(record), **change}))
     assert words in message
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"decks": [["AS"] * 64]}, "stacked deck"),
+        ({"decks": [["ZZ"] * 64]}, "stacked deck: 'ZZ'"),
+        ({"first_dealer": 2}, "first dealer must be a seat from 0 to 1"),
+    ],
+)
+def test_bad_deal_is_a_record_error(
+    record: dict[str, Any], change: dict[str, Any], words: str
+) -> None:
+    assert words in str(replay_error({**record, **change}))
+
+
+# --------------------------------------------------------------------------- pinned rules
+
+CLUB = """name: club-rules
+summary: Our club's bezique.
+extends: ordinary
+brisques:
+  timing: end_of_hand
+game:
+  target: 1500
+"""
+
+
+def club_game(folder: Path, monkeypatch: pytest.MonkeyPatch, hands: int | None = 2) -> GameState:
+    """A game of a house-rule file named by a relative path, played in ``folder``."""
+    (folder / "club.yaml").write_text(CLUB, encoding="utf-8")
+    monkeypatch.chdir(folder)
+    state = new_game("club.yaml", seed=5)
+    state.playout(random.Random(5), hands=hands)
+    return state
+
+
+def test_record_carries_the_merged_rules_their_digest_and_the_version(
+    record: dict[str, Any], one_hand: GameState
+) -> None:
+    assert record["format"] == "bezique-record/2"
+    assert record["bezique"] == __version__
+    assert record["variant_data"] == one_hand.rules.variant.data
+    assert record["variant_data"] is not one_hand.rules.variant.data
+    canonical = json.dumps(
+        record["variant_data"], sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
+    assert record["variant_digest"] == "sha256:" + hashlib.sha256(canonical).hexdigest()
+    assert "headers" not in record
+
+
+def test_house_rule_record_replays_in_another_folder_without_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "made").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    state = club_game(tmp_path / "made", monkeypatch)
+    data = record_of(state)
+    assert data["variant"] == "club.yaml"
+    assert data["variant_data"]["game"]["target"] == 1500
+    path = write(tmp_path / "elsewhere", data)
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = replay(load_record(path), str(path))
+    assert [str(w.message) for w in caught] == [
+        f"{path}: the variant 'club.yaml' cannot be loaded here (club.yaml: cannot read the "
+        f"file: No such file or directory); replaying with the rules recorded "
+        f"({data['variant_digest'][:19]}...)"
+    ]
+    assert rebuilt.rules.data["game"]["target"] == 1500
+    assert rebuilt.rules.data["brisques"]["timing"] == "end_of_hand"
+    assert rebuilt.to_json() == state.to_json()
+    assert record_of(rebuilt) == data
+    with pytest.raises(RecordError, match="its rules cannot be checked"):
+        replay(data, str(path), rules="strict")
+    with pytest.raises(RecordError, match="cannot be loaded here"):
+        replay(data, str(path), rules="current")
+
+
+def test_unchanged_house_rule_replays_without_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for policy in POLICIES:
+            assert replay(record_of(state), rules=policy).to_json() == state.to_json()
+
+
+def test_edited_house_rule_is_told_and_the_recorded_rules_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch, hands=None)
+    assert state.is_over() and max(state.scores) >= 1500
+    data = record_of(state)
+    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1000"), encoding="utf-8")
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = replay(data, "game.json")
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(
+        "game.json: the variant 'club.yaml' now merges to different rules than those recorded "
+        "(game.target: 1500 recorded, 1000 now; recorded sha256:"
+    )
+    assert message.endswith("; replaying with the rules recorded")
+    assert rebuilt.to_json() == state.to_json()
+    assert rebuilt.scores == state.scores and rebuilt.winner == state.winner
+
+
+def test_edited_house_rule_strict_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = club_game(tmp_path, monkeypatch)
+    data = record_of(state)
+    (tmp_path / "club.yaml").write_text(CLUB.replace("end_of_hand", "immediate"), encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        replay(data, "game.json", rules="strict")
+    message = str(info.value)
+    assert message.startswith(
+        "game.json: the variant 'club.yaml' now merges to different rules than those recorded "
+        "(brisques.timing: 'end_of_hand' recorded, 'immediate' now; recorded sha256:"
+    )
+    assert message.endswith(
+        "; refusing to replay (the rules 'recorded' replay by the recorded rules, 'current' by "
+        "the variant as it is now)"
+    )
+
+
+def test_edited_house_rule_current_plays_the_rules_as_they_are_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch, hands=None)
+    data = record_of(state)
+    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1000"), encoding="utf-8")
+    # Under the rules as they are now the game ends at 1000, before the record does.
+    ends = next(i for i in range(len(state.history)) if _score_after(state, i) >= 1000)
+    with pytest.warns(RulesWarning, match="replaying with the variant as it is now"):
+        error = replay_error_with(data, rules="current")
+    assert f"action {ends + 1} (" in str(error)
+    assert "the game is over" in str(error)
+
+
+def _score_after(state: GameState, index: int) -> int:
+    fresh = new_game(state.rules, seed=state.seed)
+    for action in state.history[: index + 1]:
+        fresh.apply(action)
+    return max(fresh.scores)
+
+
+def replay_error_with(data: dict[str, Any], **options: Any) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        replay(data, "game.json", **options)
+    return info.value
+
+
+def test_a_digest_that_is_not_the_datas_is_refused(record: dict[str, Any]) -> None:
+    edited = json.loads(json.dumps(record))
+    edited["variant_data"]["game"]["target"] = 10
+    message = str(replay_error_with(edited))
+    assert message.startswith(
+        f"game.json: variant_digest: {record['variant_digest']!r} is not the digest of "
+        "variant_data (sha256:"
+    )
+    assert message.endswith("the rules were edited after they were recorded")
+
+
+def nested(depth: int) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def repinned(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    """The record with its carried rules changed by ``change`` and the digest made to match."""
+    edited: dict[str, Any] = json.loads(json.dumps(record))
+    change(edited["variant_data"])
+    edited["variant_digest"] = digest_of(edited["variant_data"])
+    return edited
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda d: d["game"].update(target="lots"),
+            "game.json: variant_data: game.target: must be a whole number, not the text 'lots'",
+        ),
+        (
+            lambda d: d["game"].update(target=1.0),
+            "game.json: variant_data: game.target: must be a whole number, not the number 1.0",
+        ),
+        (
+            lambda d: d.update(plugins=["ordinary", "os.path"]),
+            "game.json: variant_data: plugins[1]: unknown plugin 'os.path'",
+        ),
+        (
+            lambda d: d.update(plugins=["bezique.plugins.ordinary"]),
+            "game.json: variant_data: plugins[0]: unknown plugin 'bezique.plugins.ordinary'",
+        ),
+        (
+            lambda d: d.update(extends="ordinary"),
+            "game.json: variant_data: extends: merged variant data extends nothing",
+        ),
+        (
+            lambda d: d.update(timing="end"),
+            "game.json: variant_data: timing: unknown key 'timing'",
+        ),
+        (
+            lambda d: d["deal"].update(packets=[3, 2, 2]),
+            "game.json: variant_data: deal.packets: the packets [3, 2, 2] deal 7 cards but "
+            "deal.hand_size is 8",
+        ),
+        (
+            lambda d: d.pop("cards"),
+            "game.json: variant_data: the key 'cards' is missing",
+        ),
+        (
+            lambda d: d.update(source={"x": nested(33)}),
+            "game.json: variant_data: source.x" + "[0]" * 31 + ": nested more than 32 levels deep",
+        ),
+        (
+            lambda d: d.update(source={"notes": list(range(10_001))}),
+            "game.json: variant_data: holds more than 10000 values, more than a variant file may",
+        ),
+    ],
+)
+def test_carried_rules_are_checked_as_a_variant_file_is(
+    record: dict[str, Any], change: Any, expected: str
+) -> None:
+    with pytest.warns(RulesWarning, match="now merges to different rules than those recorded"):
+        message = str(replay_error_with(repinned(record, change)))
+    assert message.splitlines()[0].startswith(expected), message
+
+
+def test_rules_policy_must_be_known(record: dict[str, Any]) -> None:
+    message = str(replay_error_with(record, rules="lenient"))
+    assert message == "rules policy 'lenient': use one of recorded, strict, current"
+
+
+def test_v1_record_still_replays_with_a_deprecation_warning(
+    record: dict[str, Any], one_hand: GameState
+) -> None:
+    old = as_v1(record)
+    check_record(old)
+    with pytest.warns(DeprecationWarning) as caught:
+        rebuilt = replay(old, "old.json")
+    assert str(caught[0].message).startswith(
+        "old.json: a bezique-record/1 record names its variant without its rules"
+    )
+    assert rebuilt.to_json() == one_hand.to_json()
+    assert record_of(rebuilt) == record  # converted to bezique-record/2
+    with pytest.warns(DeprecationWarning), pytest.raises(RecordError) as info:
+        replay(old, "old.json", rules="strict")
+    assert str(info.value) == (
+        "old.json: a bezique-record/1 record carries no rules to check the variant 'ordinary' "
+        "against; replay it with the rules 'recorded' or 'current'"
+    )
+
+
+@pytest.mark.parametrize("key", ["bezique", "variant_digest", "variant_data", "headers"])
+def test_v1_record_has_none_of_the_new_keys(record: dict[str, Any], key: str) -> None:
+    old = {**as_v1(record), key: record.get(key, {"event": "x"})}
+    with pytest.raises(RecordError) as info:
+        check_record(old, "old.json")
+    assert str(info.value) == (
+        f"old.json: $.{key}: is not a key of bezique-record/1 records (it came with "
+        "bezique-record/2); write format 'bezique-record/2'"
+    )
+
+
+@pytest.mark.parametrize("key", ["bezique", "variant_digest", "variant_data"])
+def test_v2_record_needs_its_rules(record: dict[str, Any], key: str) -> None:
+    with pytest.raises(RecordError) as info:
+        check_record({k: v for k, v in record.items() if k != key}, "game.json")
+    assert str(info.value) == f"game.json: $: '{key}' is a required property"
+
+
+HEADERS = {
+    "players": ["Ann", "Bob"],
+    "date": "1875-02-28",
+    "event": "Club night",
+    "place": "The Portland",
+    "comment": "Played with two packs.\nBob dealt first.",
+}
+
+
+def test_headers_are_kept_and_replayed(tmp_path: Path, one_hand: GameState) -> None:
+    data = record_of(one_hand, headers=HEADERS)
+    assert data["headers"] == HEADERS
+    path = write(tmp_path, data)
+    loaded = load_record(path)
+    assert loaded["headers"] == HEADERS
+    assert replay(loaded).to_json() == one_hand.to_json()
+    for partial in ("1875", "1875-02"):
+        check_record({**data, "headers": {"date": partial}})
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected"),
+    [
+        ({"players": ["Ann"]}, "$.headers.players: names 1 player(s), but the variant seats 2"),
+        ({"date": "28/02/1875"}, "$.headers.date: '28/02/1875' does not match"),
+        ({"date": "1875-13-01"}, "$.headers.date: '1875-13-01' does not match"),
+        ({"round": 3}, "$.headers: Additional properties are not allowed ('round' was"),
+        ({"event": "a\u0000b"}, "$.headers.event: 'a\\x00b' does not match"),
+        ({"players": ["Ann", ""]}, "$.headers.players[1]: '' should be non-empty"),
+    ],
+)
+def test_bad_headers_are_refused(
+    record: dict[str, Any], one_hand: GameState, headers: dict[str, Any], expected: str
+) -> None:
+    with pytest.raises(RecordError) as info:
+        record_of(one_hand, headers=headers)
+    assert str(info.value).startswith(f"<headers>: {expected}"), str(info.value)
+    with pytest.raises(RecordError) as info:
+        check_record({**record, "headers": headers}, "game.json")
+        replay({**record, "headers": headers}, "game.json")
+    assert str(info.value).startswith(f"game.json: {expected}"), str(info.value)
+
+
+def test_readme_record_example_is_a_record_of_this_version(one_hand: GameState) -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Records") :]
+    example = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))  # type: ignore[union-attr]
+    real = record_of(new_game("ordinary", seed=example["seed"]))
+    assert example["format"] == RECORD_FORMAT
+    assert list(example) == [*list(real), "headers"] or set(example) == {*real, "headers"}
+    # the example's rules are shortened; with the real ones its actions replay
+    full = {**example, "variant_data": real["variant_data"]}
+    full["variant_digest"] = real["variant_digest"]
+    check_record(full)
+    assert len(replay(full).history) == len(example["actions"])
+
+
+# --------------------------------------------------------------------------- hostile files
+
+
+def test_whole_floats_are_not_integers_in_a_file(tmp_path: Path, record: dict[str, Any]) -> None:
+    path = write(tmp_path, {**record, "first_dealer": 1.0})
+    assert load_error(path) == f"{path}: $.first_dealer: 1.0 is not of type 'integer'"
+
+
+@pytest.mark.parametrize("digits", [41, 4300, 5000, 100_000])
+def test_huge_numbers_are_refused_with_their_place(
+    tmp_path: Path, record: dict[str, Any], digits: int
+) -> None:
+    path = tmp_path / "game.json"
+    text = json.dumps({**record, "seed": 0, "overrides": {"game": {"target": 0}}})
+    text = text.replace('"seed": 0', '"seed": ' + "7" * digits, 1)
+    text = text.replace('"target": 0', '"target": -' + "1" * digits, 1)
+    path.write_text(text, encoding="utf-8")
+    started = time.perf_counter()
+    message = load_error(path)
+    assert time.perf_counter() - started < 5
+    assert message.splitlines() == [
+        f"{path}: $.overrides.game.target: a number of {digits} digits (a record's numbers "
+        "have 40 at most)",
+        f"{path}: $.seed: a number of {digits} digits (a record's numbers have 40 at most)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("NaN", "NaN is not a number a record may hold (JSON has no NaN)"),
+        ("Infinity", "Infinity is not a number a record may hold (JSON has no Infinity)"),
+        ("-Infinity", "-Infinity is not a number a record may hold (JSON has no -Infinity)"),
+        ("1e400", "1e400 is too large a number"),
+        ("-1.5e999", "-1.5e999 is too large a number"),
+    ],
+)
+def test_nan_and_infinity_are_refused_with_their_place(
+    tmp_path: Path, record: dict[str, Any], value: str, shown: str
+) -> None:
+    path = tmp_path / "game.json"
+    text = json.dumps({**record, "overrides": {"game": {"target": 0}}})
+    path.write_text(text.replace('"target": 0', f'"target": {value}', 1), encoding="utf-8")
+    assert load_error(path) == f"{path}: $.overrides.game.target: {shown}"
+
+
+def test_python_nan_and_huge_ints_are_refused_too(record: dict[str, Any]) -> None:
+    with pytest.raises(RecordError) as info:
+        check_record({**record, "overrides": {"game": {"target": math.nan}}, "seed": 10**50})
+    assert str(info.value).splitlines() == [
+        "<record>: $.overrides.game.target: nan is not a number a record may hold",
+        "<record>: $.seed: a number of more than 40 digits",
+    ]
+
+
+def test_duplicate_keys_are_refused_with_the_key(tmp_path: Path, record: dict[str, Any]) -> None:
+    path = tmp_path / "game.json"
+    text = json.dumps({**record, "overrides": {"game": {"target": 1500}}})
+    text = text.replace('"seed": ', '"seed": 1, "seed": ', 1)
+    text = text.replace('"target": 1500', '"target": 1500, "check": "at_once", "target": 900', 1)
+    path.write_text(text, encoding="utf-8")
+    assert load_error(path).splitlines() == [
+        f"{path}: $: the key 'seed' is given more than once",
+        f"{path}: $.overrides.game: the key 'target' is given more than once",
+    ]
+
+
+@pytest.mark.parametrize("depth", [41, 500])
+def test_deep_nesting_is_refused_with_its_place(
+    tmp_path: Path, record: dict[str, Any], depth: int
+) -> None:
+    path = tmp_path / "game.json"
+    text = json.dumps({**record, "overrides": {"source": 0}})
+    nested = "[" * depth + "]" * depth
+    path.write_text(text.replace('"source": 0', f'"source": {nested}', 1), encoding="utf-8")
+    message = load_error(path)
+    assert message == (
+        f"{path}: $.overrides.source" + "[0]" * 38 + ": nested more than 40 levels deep"
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            {"overrides": {"source": [{}] * 10_001}},
+            "$.overrides: holds more than 10000 values, more than a variant file may",
+        ),
+        (
+            {"variant_data": {"source": list(range(10_001))}},
+            "$.variant_data: holds more than 10000 values, more than a variant file may",
+        ),
+        ({"actions": [[]] * 30_001}, "$: holds more than 30000 lists and objects"),
+        ({"decks": [[]] * 300_000}, "$: holds more than 30000 lists and objects"),
+    ],
+)
+def test_too_many_values_are_refused_in_bounded_time(
+    tmp_path: Path, record: dict[str, Any], change: dict[str, Any], expected: str
+) -> None:
+    path = write(tmp_path, {**record, **change})
+    started = time.perf_counter()
+    assert load_error(path) == f"{path}: {expected}"
+    assert time.perf_counter() - started < 5
+
+
+def test_nesting_past_the_parsers_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    assert load_error(path) == (
+        f"{path}: JSON nested too deeply (a record nests 40 levels at most)"
+    )
+
+
+def test_load_reads_at_most_the_limit_and_one_byte(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    with path.open("wb") as stream:  # a sparse file: 64 MiB that take no room on disk
+        stream.truncate(64 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        message = load_error(path)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert message == f"{path}: record is larger than {MAX_RECORD_BYTES} bytes"
+    assert peak < 2 * MAX_RECORD_BYTES + 1024 * 1024, peak
+
+
+def _in_time(call: Any, seconds: float = 10.0) -> Any:
+    """Run ``call`` in a thread; fail (and unblock a FIFO it waits on) if it takes too long."""
+    result: list[Any] = []
+
+    def run() -> None:
+        try:
+            result.append(call())
+        except BaseException as exc:
+            result.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "still waiting after {seconds} seconds"
+    return result[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    try:
+        error = _in_time(lambda: load_record(fifo))
+    finally:
+        _unblock(fifo)
+    assert isinstance(error, RecordError)
+    assert str(error) == f"{fifo}: cannot read: a FIFO (named pipe), not a regular file"
+
+
+def _unblock(fifo: Path) -> None:
+    """Open the FIFO's other end, so that a reader stuck on it (before the fix) goes on."""
+    try:
+        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+    except OSError:
+        pass
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_record_naming_a_fifo_as_its_variant_is_refused(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    fifo = tmp_path / "rules.yaml"
+    os.mkfifo(fifo)
+    old = {**as_v1(record), "variant": str(fifo)}
+    try:
+        with pytest.warns(DeprecationWarning):
+            error = _in_time(lambda: replay(old, "game.json"))
+        with pytest.warns(RulesWarning) as caught:
+            _in_time(lambda: replay({**record, "variant": str(fifo)}, "game.json"))
+    finally:
+        _unblock(fifo)
+    assert isinstance(error, RecordError)
+    assert str(error) == (
+        f"game.json: {fifo}: cannot read the file: a FIFO (named pipe), not a regular file"
+    )
+    assert "a FIFO (named pipe), not a regular file" in str(caught[0].message)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_a_device_is_refused(tmp_path: Path) -> None:
+    error = _in_time(lambda: load_record("/dev/zero"))
+    assert str(error) == "/dev/zero: cannot read: a character device, not a regular file"
+
+
+# --------------------------------------------------------------------------- the command line
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return status, out, err
+
+
+def test_cli_replay_tells_of_changed_rules_and_can_refuse(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch)
+    path = write(tmp_path, record_of(state))
+    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1200"), encoding="utf-8")
+    status, out, err = cli(capsys, "replay", str(path))
+    assert status == 0
+    assert out.splitlines()[0] == f"variant club-rules: {len(state.history)} actions replayed"
+    assert err.startswith(
+        f"bezique: note: {path}: the variant 'club.yaml' now merges to different rules than "
+        "those recorded (game.target: 1500 recorded, 1200 now; recorded sha256:"
+    )
+    status, out, err = cli(capsys, "replay", str(path), "--rules", "strict")
+    assert status == 1 and out == ""
+    assert err.startswith(f"bezique: {path}: the variant 'club.yaml' now merges to different")
+    status, out, _ = cli(capsys, "replay", str(path), "--json")
+    result = json.loads(out)
+    assert result["notes"][0].startswith(f"{path}: the variant 'club.yaml' now merges")
+    assert result["rules"] == {
+        "digest": record_of(state)["variant_digest"],
+        "recorded_with": __version__,
+    }
+
+
+def test_cli_replay_of_a_v1_record_notes_the_old_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, record: dict[str, Any]
+) -> None:
+    path = write(tmp_path, as_v1(record))
+    status, _out, err = cli(capsys, "replay", str(path))
+    assert status == 0
+    assert err.startswith(
+        f"bezique: note: {path}: a bezique-record/1 record names its variant without its rules"
+    )
+
+
+def test_cli_replay_prints_the_headers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, one_hand: GameState
+) -> None:
+    path = write(tmp_path, record_of(one_hand, headers=HEADERS))
+    status, out, err = cli(capsys, "replay", str(path))
+    assert status == 0 and err == ""
+    assert out.splitlines()[:6] == [
+        "players: Ann, Bob",
+        "date: 1875-02-28",
+        "event: Club night",
+        "place: The Portland",
+        "comment: Played with two packs. / Bob dealt first.",
+        f"variant ordinary: {len(one_hand.history)} actions replayed",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('"first_dealer": 1.0', "$.first_dealer: 1.0 is not of type 'integer'"),
+        ('"seed": ' + "9" * 4300, "$.seed: a number of 4300 digits"),
+        ('"variant": "ordi\\u0000nary"', "$.variant: 'ordi\\x00nary' does not match"),
+        ('"seed": NaN', "$.seed: NaN is not a number a record may hold"),
+        ('"seed": 1, "seed": 2', "$: the key 'seed' is given more than once"),
+    ],
+)
+def test_cli_replay_of_hostile_values_is_one_clean_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    record: dict[str, Any],
+    text: str,
+    expected: str,
+) -> None:
+    path = tmp_path / "game.json"
+    body = json.dumps({k: v for k, v in record.items() if k not in ("seed", "first_dealer")})
+    path.write_text(body[:-1] + ", " + text + "}", encoding="utf-8")
+    if "variant" in text:
+        path.write_text(
+            json.dumps({**record, "variant": "X"}).replace('"variant": "X"', text, 1),
+            encoding="utf-8",
+        )
+    status, out, err = cli(capsys, "replay", str(path))
+    assert status == 1 and out == ""
+    assert err.startswith(f"bezique: {path}: {expected}"), err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_cli_validate_refuses_a_fifo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    fifo = tmp_path / "rules.yaml"
+    os.mkfifo(fifo)
+    try:
+        status, _, err = _in_time(lambda: cli(capsys, "validate", str(fifo)))
+    finally:
+        _unblock(fifo)
+    assert status == 1
+    assert err == f"{fifo}: cannot read the file: a FIFO (named pipe), not a regular file\n"

@@ -928,4 +928,6 @@ def test_the_record_schema_describes_the_referee_key() -> None:
     from bezique.record import check_record, record_schema
 
     assert record_schema()["properties"]["referee"]["type"] == "boolean"
-    check_record({"format": RECORD_FORMAT, "variant": "ordinary", "actions": [], "referee": True})
+    record = record_of(new_game("ordinary", seed=1, referee=True))
+    assert record["format"] == RECORD_FORMAT and record["referee"] is True
+    check_record(record)

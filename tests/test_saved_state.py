@@ -1,0 +1,324 @@
+"""Saved states: ``to_json`` / ``from_json`` round trips, and tampered states refused.
+
+``from_json`` rebuilds a state by replaying its history from the variant (its rules
+pinned by digest), seed, decks and first dealer, and every other key must then be
+exactly what the replay gives.  Each tampering below is refused with a RecordError
+that names the key (or ``history[INDEX]``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from stacked import royal_deal
+
+from bezique.actions import Action, Kind
+from bezique.errors import IllegalActionError, RecordError
+from bezique.game import STATE_FORMAT, GameState, from_json, new_game
+from bezique.pinned import RulesWarning, digest_of
+
+
+@pytest.fixture(scope="module")
+def state() -> GameState:
+    """Seat 0 has won two tricks, declared a royal marriage and a sequence (on the table)."""
+    game = royal_deal()
+    for text in (
+        "play AS",
+        "play 7S",
+        "declare royal_marriage KH QH",
+        "draw",
+        "play AC",
+        "play 7C",
+        "declare sequence AH TH KH QH* JH",
+        "draw",
+        "play TH*",
+    ):
+        game.apply(text)
+    return game
+
+
+@pytest.fixture()
+def saved(state: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(json.dumps(state.to_json()))
+    return data
+
+
+def test_the_fixture_has_what_the_tamperings_need(state: GameState) -> None:
+    assert [e.rule for e in state.events] == [
+        "brisques",
+        "royal_marriage",
+        "brisques",
+        "sequence",
+    ]
+    assert state.phase == "play" and state.to_act == 1
+    assert sum(state.on_table) == 5  # both marriages' cards, the ace and knave, not the ten
+    assert state.trick == [state.history[-1].cards[0]]
+
+
+def test_round_trip_through_text_is_exact(state: GameState, saved: dict[str, Any]) -> None:
+    assert saved["format"] == STATE_FORMAT == "bezique-state/2"
+    rebuilt = from_json(saved)
+    assert rebuilt.to_json() == state.to_json()
+    assert rebuilt.legal_actions() == state.legal_actions()
+    assert rebuilt.held == state.held and rebuilt.card_key == state.card_key
+    assert rebuilt.declared_bits == state.declared_bits
+
+
+def _swap_hand_and_stock(d: dict[str, Any]) -> None:
+    d["hands"][1][0], d["stock"][0] = d["stock"][0], d["hands"][1][0]
+
+
+def _card_from_won_to_won(d: dict[str, Any]) -> None:
+    d["won"][1].append(d["won"][0].pop())
+
+
+def _edit_event(d: dict[str, Any]) -> None:
+    d["events"][1][1] += 210  # the royal marriage as 250, the score to match
+    d["scores"][0] += 210
+    d["hand_points"][0] += 210
+
+
+def _not_played_cards(d: dict[str, Any]) -> list[int]:
+    return [c for c in d["hands"][0] if c not in d["played"]]
+
+
+TAMPERINGS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
+    ("duplicated card", lambda d: d["hands"][1].__setitem__(0, d["hands"][0][0]), "hands"),
+    ("missing card", lambda d: d["hands"][1].pop(), "hands"),
+    ("card added to the stock", lambda d: d["stock"].append(d["stock"][0]), "stock"),
+    ("card swapped between hand and stock", _swap_hand_and_stock, "hands"),
+    ("won card moved", _card_from_won_to_won, "won"),
+    ("score edited", lambda d: d["scores"].__setitem__(0, d["scores"][0] + 10), "scores"),
+    ("score event edited with its totals", _edit_event, "events"),
+    ("score event dropped", lambda d: d["events"].pop(), "events"),
+    ("hand points edited", lambda d: d["hand_points"].__setitem__(1, 20), "hand_points"),
+    ("phase", lambda d: d.__setitem__("phase", "turn"), "phase"),
+    ("seat to act", lambda d: d.__setitem__("to_act", 0), "to_act"),
+    ("leader", lambda d: d.__setitem__("leader", 1), "leader"),
+    ("trump", lambda d: d.__setitem__("trump", 0), "trump"),
+    ("turn-up", lambda d: d.__setitem__("turn_up", d["stock"][0]), "turn_up"),
+    ("card laid on the table", lambda d: d["on_table"].__setitem__(_held_card(d), 1), "on_table"),
+    ("declared levels", lambda d: d["levels"].__setitem__(_held_card(d), 1), "levels"),
+    ("winner", lambda d: d.__setitem__("winner", 0), "winner"),
+    ("hand number", lambda d: d.__setitem__("hand_no", 3), "hand_no"),
+    ("dealer", lambda d: d.__setitem__("dealer", 0), "dealer"),
+    ("tricks done", lambda d: d.__setitem__("tricks_done", 7), "tricks_done"),
+    ("trick", lambda d: d.__setitem__("trick", []), "trick"),
+    ("random generator", lambda d: d["rng"][1].__setitem__(5, d["rng"][1][5] ^ 1), "rng"),
+    ("plugin state", lambda d: d["extra"].__setitem__("places", {"x": [1]}), "extra"),
+    ("pending announcements", lambda d: d["pending"][0].append(["bezique", [3, 4]]), "pending"),
+    ("score as true/false", lambda d: d.__setitem__("tricks_done", True), "tricks_done"),
+    ("score as a float", lambda d: d["scores"].__setitem__(1, float(d["scores"][1])), "scores"),
+    ("seed changed (the deck is stacked)", lambda d: d.__setitem__("seed", d["seed"] + 1), "rng"),
+]
+
+
+def _held_card(d: dict[str, Any]) -> int:
+    """A card in seat 1's hand (never on the table there)."""
+    card: int = d["hands"][1][0]
+    return card
+
+
+@pytest.mark.parametrize(("what", "tamper", "key"), TAMPERINGS, ids=[t[0] for t in TAMPERINGS])
+def test_a_tampered_state_is_refused_naming_the_key(
+    saved: dict[str, Any], what: str, tamper: Callable[[dict[str, Any]], Any], key: str
+) -> None:
+    before = copy.deepcopy(saved)
+    tamper(saved)
+    assert json.dumps(saved) != json.dumps(before), what
+    with pytest.raises(RecordError) as info:
+        from_json(saved)
+    lines = str(info.value).splitlines()
+    assert any(
+        line.startswith(
+            f"saved game state: {key}: the saved value is not what the history replays to (saved "
+        )
+        and line.endswith("); the state was edited or damaged")
+        for line in lines
+    ), lines
+
+
+@pytest.mark.parametrize(
+    ("what", "tamper", "expected"),
+    [
+        (
+            "an illegal action in the history",
+            lambda d: d["history"].insert(1, [5, [], ""]),
+            "saved game state: history[1] ([<Kind.END_TURN: 5>, (), ''], seat 1, hand 0): "
+            "seat 1 must play a card to the trick",
+        ),
+        (
+            "a float card number",
+            lambda d: d["history"][0].__setitem__(1, [float(d["history"][0][1][0])]),
+            "saved game state: history[0]: not an action: card 0.0 is not a card number",
+        ),
+        (
+            "a true/false card number",
+            lambda d: d["history"][0].__setitem__(1, [True]),
+            "saved game state: history[0]: not an action: card True is not a card number",
+        ),
+        (
+            "a kind that is no kind",
+            lambda d: d["history"][0].__setitem__(0, 9),
+            "saved game state: history[0]: not an action: kind 9 is not one of 0, 1, 2",
+        ),
+        (
+            "a history entry that is no action",
+            lambda d: d["history"].__setitem__(2, "play AS"),
+            "saved game state: history[2]: 'play AS' is not [kind, [cards...], combination]",
+        ),
+        (
+            "a key missing",
+            lambda d: d.pop("scores"),
+            "saved game state: scores: missing",
+        ),
+        (
+            "a key added",
+            lambda d: d.__setitem__("cheat", 1),
+            "saved game state: 'cheat': not a key of a saved state",
+        ),
+        (
+            "a whole float as the first dealer",
+            lambda d: d.__setitem__("first_dealer", 1.0),
+            "saved game state: first_dealer: 1.0 is not a whole number from 0 below 1000",
+        ),
+        (
+            "a seed as text",
+            lambda d: d.__setitem__("seed", "7"),
+            "saved game state: seed: '7' is not a whole number",
+        ),
+        (
+            "a deck with a card twice",
+            lambda d: d["decks"][0].__setitem__(0, d["decks"][0][1]),
+            "saved game state: decks[0]: must hold every card number from 0 to 63 once",
+        ),
+        (
+            "the rules edited",
+            lambda d: d["variant_data"]["game"].__setitem__("target", 100),
+            "saved game state: variant_digest: ",
+        ),
+        (
+            "a NUL in the variant",
+            lambda d: d.__setitem__("variant", "ordinary\x00"),
+            "saved game state: variant: 'ordinary\\x00' is not a variant name or path",
+        ),
+        (
+            "not a saved state",
+            lambda d: d.__setitem__("format", "bezique-state/9"),
+            "not a saved game state (expected format 'bezique-state/2')",
+        ),
+    ],
+)
+def test_a_bad_input_of_a_state_is_refused_naming_where(
+    saved: dict[str, Any], what: str, tamper: Callable[[dict[str, Any]], Any], expected: str
+) -> None:
+    tamper(saved)
+    with pytest.raises(RecordError) as info:
+        from_json(saved)
+    assert str(info.value).startswith(expected), (what, str(info.value))
+
+
+def test_rules_edited_with_a_matching_digest_are_checked_as_a_variant(
+    saved: dict[str, Any],
+) -> None:
+    saved["variant_data"]["plugins"] = ["ordinary", "os.system"]
+    saved["variant_digest"] = digest_of(saved["variant_data"])
+    with pytest.warns(RulesWarning), pytest.raises(RecordError) as info:
+        from_json(saved)
+    assert str(info.value).startswith(
+        "saved game state: variant_data: plugins[1]: unknown plugin 'os.system'"
+    )
+
+
+def test_a_state_of_a_house_rule_rebuilds_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "club.yaml").write_text(
+        "name: club\nsummary: Ours.\nextends: ordinary\ngame:\n  target: 700\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    game = new_game("club.yaml", seed=9)
+    game.playout(random.Random(9), hands=1)
+    data = json.loads(json.dumps(game.to_json()))
+    monkeypatch.chdir(tmp_path.parent)
+    with pytest.warns(RulesWarning, match="'club.yaml' cannot be loaded here"):
+        rebuilt = from_json(data)
+    assert rebuilt.rules.target == 700
+    assert rebuilt.to_json() == game.to_json()
+
+
+def test_a_v1_state_still_loads_with_a_deprecation_warning(state: GameState) -> None:
+    data = {k: v for k, v in state.to_json().items() if k not in _PINNED}
+    data["format"] = "bezique-state/1"
+    with pytest.warns(DeprecationWarning, match="bezique-state/1"):
+        rebuilt = from_json(data)
+    assert rebuilt.to_json() == state.to_json()
+    del data["trick_order"], data["won_at_exhaustion"]  # the earliest states lacked them
+    with pytest.warns(DeprecationWarning):
+        assert from_json(data).to_json() == state.to_json()
+
+
+_PINNED = ("bezique", "variant_digest", "variant_data")
+
+
+def test_the_state_round_trips_without_a_warning(state: GameState) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert from_json(state.to_json()) == state
+
+
+def test_a_finished_game_round_trips() -> None:
+    game = new_game("ordinary", seed=8)
+    game.playout(random.Random(8), hands=None)
+    assert game.is_over()
+    assert from_json(json.loads(json.dumps(game.to_json()))).to_json() == game.to_json()
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ((Kind.PLAY, (22.0,)), "not an action: card 22.0 is not a card number (a whole number)"),
+        ((Kind.PLAY, (True,)), "not an action: card True is not a card number (a whole number)"),
+        ((Kind.PLAY, ("22",)), "not an action: card '22' is not a card number (a whole number)"),
+        ((Kind.PLAY, "QS"), "not an action: cards 'QS' must be a tuple of card numbers"),
+        ((Kind.DECLARE, (1, 2), None), "not an action: combination None is not a name"),
+        ((8, ()), "not an action: kind 8 is not one of 0, 1, 2, 3, 4, 5, 6, 7"),
+        ((False, ()), "not an action: kind False is not one of 0, 1, 2, 3, 4, 5, 6, 7"),
+    ],
+)
+def test_an_action_checks_its_fields(fields: tuple[Any, ...], expected: str) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        Action(*fields)
+    assert str(info.value) == expected
+    assert info.value.rule == "notation"
+
+
+def test_a_float_card_is_not_lost() -> None:
+    game = new_game("ordinary", seed=1)
+    before = game.to_json()
+    card = game.legal_actions()[0].cards[0]
+    with pytest.raises(IllegalActionError):
+        game.apply(Action(Kind.PLAY, (float(card),)))  # type: ignore[arg-type]
+    assert game.to_json() == before
+    assert card in game.hands[game.to_act]
+
+
+def test_an_action_keeps_its_forms() -> None:
+    action = Action(Kind.PLAY, (3,))
+    assert action == (Kind.PLAY, (3,), "") and hash(action) == hash((Kind.PLAY, (3,), ""))
+    assert Action(0, [3]) == action  # type: ignore[arg-type]
+    assert type(Action(0, [3]).kind) is Kind  # type: ignore[arg-type]
+    assert action._replace(combo="x") == (Kind.PLAY, (3,), "x")
+    with pytest.raises(IllegalActionError):
+        action._replace(cards=(3.0,))  # type: ignore[arg-type]
+    assert repr(action) == "Action(kind=<Kind.PLAY: 0>, cards=(3,), combo='')"
