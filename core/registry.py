@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Iterable, Mapping
 from importlib.metadata import entry_points
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 
 import pluggy
 
 from bezique import hookspecs
 from bezique.errors import PluginError
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
 
 ENTRY_POINT_GROUP = "bezique"
 BLOCK_ENV = "BEZIQUE_BLOCK_PLUGINS"

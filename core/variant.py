@@ -26,10 +26,10 @@ import functools
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -40,6 +40,11 @@ from jsonschema.validators import extend
 from bezique import registry
 from bezique.errors import PluginError, VariantError
 from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, JsonPath, YamlDocument, parse_yaml_bytes
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
 
 BUILTIN_PREFIX = "builtin/"
 """How the origin of a registered variant starts: ``builtin/ordinary.yaml``."""
