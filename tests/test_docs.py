@@ -78,3 +78,16 @@ def test_readme_notation_examples_parse_in_a_game() -> None:
         # every card token reads as a card of the pack
         for token in words[2 if words[0] in {"declare", "announce"} else 1 :]:
             game.deck.parse_face(token.partition("*")[0].partition("@")[0])
+
+
+ROOT = README.parent
+
+
+def test_the_licence_pyproject_names_is_there_and_ships() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n\nCopyright (c) 2026 the bezique authors\n")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # PEP 639: the SPDX expression and the file that goes into every wheel and sdist
+    assert re.search(r'^license = "MIT"$', pyproject, re.M)
+    assert re.search(r'^license-files = \["LICENSE"\]$', pyproject, re.M)
