@@ -59,9 +59,10 @@ def _version_guarded(node: ast.If) -> tuple[int, int] | None:
     if not (isinstance(left, ast.Attribute) and left.attr == "version_info"):
         return None
     right = test.comparators[0]
-    if isinstance(right, ast.Tuple) and all(isinstance(e, ast.Constant) for e in right.elts):
+    if isinstance(right, ast.Tuple):
         parts = [e.value for e in right.elts if isinstance(e, ast.Constant)]
-        return int(parts[0]), int(parts[1])
+        if len(parts) >= 2 and isinstance(parts[0], int) and isinstance(parts[1], int):
+            return parts[0], parts[1]
     return None
 
 
