@@ -98,6 +98,8 @@ class YamlDocument:
     value_marks: Mapping[JsonPath, Position] = field(default_factory=dict)
     key_marks: Mapping[JsonPath, Position] = field(default_factory=dict)
     collections: frozenset[JsonPath] = frozenset()
+    size: int = 0
+    """How many values (keys included) the document holds, as counted against the limit."""
 
     def has(self, path: JsonPath) -> bool:
         """Say whether this file itself wrote a value at ``path``."""
@@ -132,11 +134,14 @@ class YamlDocument:
         return ()
 
 
-def parse_yaml_bytes(raw: bytes, filename: str) -> YamlDocument:
+def parse_yaml_bytes(
+    raw: bytes, filename: str, *, max_nodes: int = MAX_NODES, too_many: str | None = None
+) -> YamlDocument:
     """Check the size and encoding of ``raw``, then parse it with :func:`parse_yaml`.
 
     ``raw`` may be one byte longer than :data:`MAX_BYTES` (read no more than that)
-    to tell that a file is too big.  Raise :class:`VariantError` on any problem.
+    to tell that a file is too big.  ``max_nodes`` and ``too_many`` go to
+    :func:`parse_yaml`.  Raise :class:`VariantError` on any problem.
     """
     if len(raw) > MAX_BYTES:
         raise VariantError(
@@ -152,14 +157,24 @@ def parse_yaml_bytes(raw: bytes, filename: str) -> YamlDocument:
             f"{filename}:{line}:{column}: byte 0x{raw[exc.start]:02x} is not UTF-8; "
             "save the file as UTF-8 text"
         ) from None
-    return parse_yaml(text, filename)
+    return parse_yaml(text, filename, max_nodes=max_nodes, too_many=too_many)
 
 
-def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlDocument:
+def parse_yaml(
+    text: str,
+    filename: str,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int = MAX_NODES,
+    too_many: str | None = None,
+) -> YamlDocument:
     """Parse one YAML document from ``text`` into plain data with its positions.
 
-    ``filename`` is only used in messages.  Raise :class:`VariantError` listing
-    every problem found (see the module docstring for what is refused).
+    ``filename`` is only used in messages.  Reading stops at the value that
+    passes ``max_nodes`` (at most :data:`MAX_NODES`), with the message
+    ``too_many`` if given (a caller reading several files spends one budget on
+    them).  Raise :class:`VariantError` listing every problem found (see the
+    module docstring for what is refused).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise VariantError(
@@ -169,7 +184,7 @@ def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlD
     unreadable = list(_unreadable_characters(text, filename))
     if unreadable:
         raise VariantError(unreadable)
-    loader = _StrictLoader(text, filename, max_depth)
+    loader = _StrictLoader(text, filename, max_depth, min(max_nodes, MAX_NODES), too_many)
     try:
         root = loader.compose_single_document()
     except _StopReading:
@@ -191,6 +206,7 @@ def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlD
         value_marks=builder.value_marks,
         key_marks=builder.key_marks,
         collections=frozenset(builder.collections),
+        size=loader.nodes,
     )
 
 
@@ -268,10 +284,17 @@ class _StrictLoader(yaml.SafeLoader):
 
     yaml_implicit_resolvers = _implicit_resolvers()
 
-    def __init__(self, text: str, filename: str, max_depth: int) -> None:
+    def __init__(
+        self, text: str, filename: str, max_depth: int, max_nodes: int, too_many: str | None
+    ) -> None:
         super().__init__(text)
         self.filename = filename
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self.too_many = too_many or (
+            f"the document holds more than {max_nodes} values; a variant file needs "
+            "far fewer (stopped reading here)"
+        )
         self.depth = 0
         self.nodes = 0
         self.problems: list[_Problem] = []
@@ -349,12 +372,8 @@ class _StrictLoader(yaml.SafeLoader):
 
     def _count_node(self, event: Event) -> None:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            self.problem(
-                event.start_mark,
-                f"the document holds more than {MAX_NODES} values; a variant file needs "
-                "far fewer (stopped reading here)",
-            )
+        if self.nodes > self.max_nodes:
+            self.problem(event.start_mark, self.too_many)
             raise _StopReading
 
     def _refuse_deep(self, event: Event) -> NoReturn:
