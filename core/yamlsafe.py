@@ -12,7 +12,14 @@ node tree.  It refuses what a rules file never needs and an attacker might use:
   :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values (the last two stop the
   reading at once: PyYAML's pure-Python scanner slows down badly past them).
 
-Dates are not turned into date objects: they stay text.  Every problem is a
+Dates are not turned into date objects: they stay text.  A value is only read
+as a number or a yes/no value when YAML 1.1 (PyYAML's reading) and YAML 1.2
+agree on it: numbers in plain decimal digits (``1500``, ``-2``, ``2.5``,
+``1.5e+3``) and ``true``/``false`` (``True``, ``TRUE``...).  Anything YAML 1.1
+would read otherwise is refused at its place, with what it would be read as:
+leading zeros (``01000`` is octal 512), ``0b``/``0x`` numbers, ``_`` between
+digits, base-60 ``1:30``, ``.inf``/``.nan``, and ``yes``/``no``/``on``/``off``
+as booleans.  Quoted, any of them is text.  Every problem is a
 string ``FILE:LINE:COL: message`` (1-based); all the problems of a file are
 collected and raised together as one :class:`~bezique.errors.VariantError`.
 The result, a :class:`YamlDocument`, maps a JSON path (a tuple of keys and list
@@ -76,6 +83,9 @@ _DROPPED_RESOLVERS = frozenset(_CORE + t for t in ("timestamp", "value", "yaml")
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
+_PLAIN_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_PLAIN_BOOL = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _KIND_OF_TAG = {
     _CORE + "int": "a number",
     _CORE + "float": "a number",
@@ -472,7 +482,7 @@ class _Builder:
             self.problem(node, f"tag {_short_tag(node.tag)} does not fit a plain value; remove it")
             return None
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except (ValueError, KeyError, IndexError, TypeError, yaml.YAMLError):
             self.problem(
                 node,
@@ -480,3 +490,42 @@ class _Builder:
                 "correct it, or make it text: quote it and drop any tag",
             )
             return None
+        surprise = _surprise(node.tag, str(node.value), value)
+        if surprise:
+            self.problem(node, f"{_shorten(node.value)} {surprise}, or put it in quotes for text")
+            return None
+        return value
+
+
+def _surprise(tag: str, text: str, value: Any) -> str | None:
+    """Say how YAML 1.1 reads ``text`` if YAML 1.2 would not read it the same way."""
+    digits = text.lstrip("+-").lower()
+    if tag == _CORE + "bool" and text not in _PLAIN_BOOL:
+        return _read_as(str(value).lower(), "text", "write true or false")
+    if tag == _CORE + "int" and not _PLAIN_INT.fullmatch(text):
+        if ":" in digits:
+            return _read_as(f"the base-60 number {value}", "text", _DECIMAL)
+        if digits.startswith("0b"):
+            return _read_as(f"the binary number {value}", "text", f"{_DECIMAL} ({value})")
+        if digits.startswith("0x"):
+            return f"is the hexadecimal number {value}; {_DECIMAL} ({value})"
+        if "_" in digits:
+            return _read_as(str(value), "text", f"write {value} (no '_')")
+        decimal = int(text, 10)
+        return _read_as(
+            f"the octal number {value}", str(decimal), f"write {decimal} (no leading zeros)"
+        )
+    if tag == _CORE + "float" and not _PLAIN_FLOAT.fullmatch(text):
+        if value != value or value in (float("inf"), float("-inf")):
+            return "is read as an infinite or not-a-number value; write a plain number"
+        if ":" in digits:
+            return _read_as(f"the base-60 number {value}", "text", _DECIMAL)
+        return _read_as(str(value), "text", f"write {value} (no '_')")
+    return None
+
+
+def _read_as(yaml11: str, yaml12: str, advice: str) -> str:
+    return f"is read as {yaml11} by YAML 1.1 but as {yaml12} by YAML 1.2; {advice}"
+
+
+_DECIMAL = "write the number in plain decimal digits"

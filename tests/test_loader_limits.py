@@ -13,7 +13,7 @@ import pytest
 from bezique import variant
 from bezique.errors import VariantError
 from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant
-from bezique.yamlsafe import MAX_NODES, MAX_PROBLEMS
+from bezique.yamlsafe import MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
@@ -161,3 +161,102 @@ def test_the_values_of_a_whole_chain_are_bounded(
         "(stopped reading here); a variant needs far fewer"
     )
     assert took < 60
+
+
+# --------------------------------------------------------------------------- YAML 1.1 surprises
+
+
+def test_a_leading_zero_target_is_refused_not_read_as_octal(tmp_path: Path) -> None:
+    path = house(tmp_path, "game:\n  target: 01000\n")
+    assert problems(path) == [
+        f"{path}:5:11: '01000' is read as the octal number 512 by YAML 1.1 but as 1000 by "
+        "YAML 1.2; write 1000 (no leading zeros), or put it in quotes for text"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        (
+            "0755",
+            "'0755' is read as the octal number 493 by YAML 1.1 but as 755 by YAML 1.2; "
+            "write 755 (no leading zeros)",
+        ),
+        (
+            "00",
+            "'00' is read as the octal number 0 by YAML 1.1 but as 0 by YAML 1.2; write 0 "
+            "(no leading zeros)",
+        ),
+        (
+            "1:30",
+            "'1:30' is read as the base-60 number 90 by YAML 1.1 but as text by YAML 1.2; "
+            "write the number in plain decimal digits",
+        ),
+        (
+            "1:30.5",
+            "'1:30.5' is read as the base-60 number 90.5 by YAML 1.1 but as text by "
+            "YAML 1.2; write the number in plain decimal digits",
+        ),
+        (
+            "1_000",
+            "'1_000' is read as 1000 by YAML 1.1 but as text by YAML 1.2; write 1000 (no '_')",
+        ),
+        (
+            "-2_5.5",
+            "'-2_5.5' is read as -25.5 by YAML 1.1 but as text by YAML 1.2; write -25.5 (no '_')",
+        ),
+        (
+            "0b101",
+            "'0b101' is read as the binary number 5 by YAML 1.1 but as text by YAML 1.2; "
+            "write the number in plain decimal digits (5)",
+        ),
+        (
+            "0x1F",
+            "'0x1F' is the hexadecimal number 31; write the number in plain decimal digits (31)",
+        ),
+        (".inf", "'.inf' is read as an infinite or not-a-number value; write a plain number"),
+        ("-.Inf", "'-.Inf' is read as an infinite or not-a-number value; write a plain number"),
+        (".NaN", "'.NaN' is read as an infinite or not-a-number value; write a plain number"),
+        ("yes", "'yes' is read as true by YAML 1.1 but as text by YAML 1.2; write true or false"),
+        ("Off", "'Off' is read as false by YAML 1.1 but as text by YAML 1.2; write true or false"),
+        ("NO", "'NO' is read as false by YAML 1.1 but as text by YAML 1.2; write true or false"),
+    ],
+)
+def test_yaml_1_1_surprises_are_refused_with_their_place(value: str, says: str) -> None:
+    with pytest.raises(VariantError) as info:
+        parse_yaml(f"top:\n  - 1\n  - {value}\n", "x.yaml")
+    assert info.value.problems == [f"x.yaml:3:5: {says}, or put it in quotes for text"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1000", 1000),
+        ("-12", -12),
+        ("+7", 7),
+        ("0", 0),
+        ("2.5", 2.5),
+        ("-0.25", -0.25),
+        ("1.5e+3", 1500.0),
+        ("true", True),
+        ("False", False),
+        ("TRUE", True),
+        ("null", None),
+        ("~", None),
+        ("'01000'", "01000"),
+        ('"yes"', "yes"),
+        ("'1:30'", "1:30"),
+        ("on_play", "on_play"),
+        ("no_trumps", "no_trumps"),
+        ("1e3", "1e3"),
+        ("09", "09"),
+    ],
+)
+def test_plain_numbers_booleans_and_quoted_text_read_as_before(text: str, value: object) -> None:
+    assert parse_yaml(f"top: {text}\n", "x.yaml").data == {"top": value}
+
+
+def test_every_surprise_in_a_file_is_listed(tmp_path: Path) -> None:
+    path = house(tmp_path, "game:\n  target: 01000\nplayers: 0b10\nbrisques:\n  enabled: on\n")
+    found = problems(path)
+    assert [p.split(": ")[0] for p in found] == [f"{path}:5:11", f"{path}:6:10", f"{path}:8:12"]
