@@ -1,14 +1,21 @@
-"""The ``bezique`` command line.
+r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``validate``, ``replay``, ``simulate``, ``bench``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
+
+Output never fails on an encoding that cannot show a character (an ASCII
+terminal, ``LC_ALL=C``): stdout and stderr write such a character as a
+backslash escape (``\xe9``), and give back the original bytes of a file name
+the system handed over undecodable (``surrogateescape``).
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import json
 import re
 import sys
@@ -59,6 +66,32 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
 def _short(text: str, limit: int = 24) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+OUTPUT_ERRORS = "bezique.escape"
+"""The encoding error handler of the command's stdout and stderr (see the module docstring)."""
+
+
+def _escape(error: UnicodeError) -> tuple[str | bytes, int]:
+    """Write what cannot be encoded: escaped bytes back as they were, the rest escaped."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    if all(0xDC80 <= ord(char) <= 0xDCFF for char in chunk):
+        return bytes(ord(char) - 0xDC00 for char in chunk), error.end
+    return chunk.encode("ascii", "backslashreplace").decode("ascii"), error.end
+
+
+codecs.register_error(OUTPUT_ERRORS, _escape)
+
+
+def _safe_output() -> None:
+    """Make stdout and stderr write, never raise, what their encoding cannot show."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # closed or detached: let it be
+                reconfigure(errors=OUTPUT_ERRORS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    _safe_output()
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
