@@ -260,3 +260,26 @@ def test_every_surprise_in_a_file_is_listed(tmp_path: Path) -> None:
     path = house(tmp_path, "game:\n  target: 01000\nplayers: 0b10\nbrisques:\n  enabled: on\n")
     found = problems(path)
     assert [p.split(": ")[0] for p in found] == [f"{path}:5:11", f"{path}:6:10", f"{path}:8:12"]
+
+
+# --------------------------------------------------------------------------- the ruleset cache
+
+
+def test_the_ruleset_cache_keeps_only_the_most_recently_used(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bezique import game
+
+    monkeypatch.setattr(game, "_REGISTERED", type(game._REGISTERED)())
+    size = game.MAX_CACHED_RULESETS
+    first = [game.ruleset_for("ordinary", {"game": {"target": 500 + i}}) for i in range(size)]
+    again = game.ruleset_for("ordinary", {"game": {"target": 500}})  # used: now the newest
+    assert again is first[0]
+    newer = [game.ruleset_for("ordinary", {"game": {"target": 2000 + i}}) for i in range(size - 1)]
+    assert len(game._REGISTERED) == size
+    assert game.ruleset_for("ordinary", {"game": {"target": 500}}) is first[0]  # kept
+    assert game.ruleset_for("ordinary", {"game": {"target": 2000 + size - 2}}) is newer[-1]
+    rebuilt = game.ruleset_for("ordinary", {"game": {"target": 501}})  # the oldest: dropped
+    assert rebuilt is not first[1]
+    assert rebuilt.target == 501
+    assert len(game._REGISTERED) == size
