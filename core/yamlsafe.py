@@ -452,8 +452,9 @@ class _Builder:
                 )
                 continue
             first_lines[key] = _mark_position(key_node.start_mark)[0]
-            self.key_marks[(*path, key)] = _mark_position(key_node.start_mark)
-            result[key] = self.build(value_node, (*path, key))
+            child = (*path, key)  # not in the subscript: mypy reads that as 3.11 syntax
+            self.key_marks[child] = _mark_position(key_node.start_mark)
+            result[key] = self.build(value_node, child)
         return result
 
     def _key(self, node: Node) -> str | None:

@@ -144,15 +144,15 @@ def runnable(language: str) -> list[Example]:
 
 
 def test_every_runnable_example_is_run_here() -> None:
+    languages = {e.language for e in examples()}
+    # a shell block is tagged sh, so the test below finds it
+    assert not languages & {"bash", "shell", "console", "shell-session", "py", "python3"}
     blocks = [e for e in examples() if e.language in RUN_LANGUAGES]
-    # the quick start, the API, the record; the one block not run says why
-    assert [(e.language, e.not_run is None) for e in blocks] == [
-        ("sh", True),
-        ("sh", False),
-        ("python", True),
-        ("json", True),
-    ]
+    # the quick start, the API, the record at least
+    assert all(runnable(language) for language in RUN_LANGUAGES)
+    # a block left out says why
     assert all(e.not_run is None or len(e.not_run.split()) >= 4 for e in blocks)
+    assert len([e for e in blocks if e.not_run is None]) >= 3
 
 
 @pytest.mark.parametrize("example", runnable("python"), ids=lambda e: f"README.md:{e.line}")
