@@ -4,7 +4,8 @@
 3.10 interpreter: every source file is parsed with Python 3.10's grammar, and
 every import is checked against the standard-library modules and names that
 only appeared in 3.11 or later (unless the import sits under an
-``if sys.version_info >= (3, N):`` test).  ``.ci/run`` also runs the whole
+``if sys.version_info >= (3, N):`` test, or under ``if TYPE_CHECKING:``, which
+never runs).  ``.ci/run`` also runs the whole
 suite on a 3.10 interpreter where the machine has one.
 """
 
@@ -66,9 +67,20 @@ def _version_guarded(node: ast.If) -> tuple[int, int] | None:
     return None
 
 
+def _type_checking_only(node: ast.If) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` (its body never runs)."""
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
 def _imports(tree: ast.AST, guard: tuple[int, int] = LOWEST) -> Iterator[tuple[ast.stmt, str]]:
     """Yield each import outside a version guard that the guard's version lacks."""
     for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and _type_checking_only(node):
+            yield from _imports(ast.Module(body=node.orelse, type_ignores=[]), guard)
+            continue
         if isinstance(node, ast.If) and (needed := _version_guarded(node)):
             yield from _imports(ast.Module(body=node.body, type_ignores=[]), needed)
             yield from _imports(ast.Module(body=node.orelse, type_ignores=[]), guard)
@@ -137,8 +149,13 @@ def test_the_guard_reader_sees_the_version_tests() -> None:
         "    from importlib.abc import Traversable\n"
         "from typing import Self\n"
         "import tomllib\n"
+        "if TYPE_CHECKING:\n"
+        "    import tomllib\n"
+        "else:\n"
+        "    from importlib.resources.abc import Traversable\n"
     )
     assert [(node.lineno, name) for node, name in _imports(tree)] == [
         (6, "typing.Self"),
         (7, "tomllib"),
+        (11, "importlib.resources.abc"),
     ]
