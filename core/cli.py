@@ -1,42 +1,98 @@
-"""The ``bezique`` command line.
+r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``validate``, ``replay``, ``simulate``, ``bench``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
+
+Output never fails on an encoding that cannot show a character (an ASCII
+terminal, ``LC_ALL=C``): stdout and stderr write such a character as a
+backslash escape (``\xe9``), and give back the original bytes of a file name
+the system handed over undecodable (``surrogateescape``).
 """
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import contextlib
 import json
+import re
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bezique import __version__
 from bezique.errors import BeziqueError
 
+MAX_GAMES = 1_000_000
+"""The most games one ``bezique simulate`` plays (about an hour on one core)."""
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+MAX_DEALS = 10_000_000
+"""The most deals one ``bezique bench`` plays."""
+
+MAX_SEED = 2**63 - 1
+"""The largest seed the commands take (the games' own seeds are drawn below 2**63)."""
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_MOST_DIGITS = 30
+"""Longer numbers are refused by their length (int() of a huge text is slow)."""
 
 
-def _natural(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
-    return value
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type: a whole number from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        digits = text.strip()
+        if not _WHOLE.fullmatch(digits):
+            raise argparse.ArgumentTypeError(f"{_short(text)} is not a whole number")
+        if len(digits.lstrip("+-")) > _MOST_DIGITS:
+            sign = "at least" if digits.startswith("-") else "at most"
+            bound = low if digits.startswith("-") else high
+            raise argparse.ArgumentTypeError(
+                f"{_short(text)} ({len(digits.lstrip('+-'))} digits) must be {sign} {bound}"
+            )
+        value = int(digits)
+        if value < low:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} must not be negative" if low == 0 else f"{text!r} must be at least {low}"
+            )
+        if value > high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {high}")
+        return value
+
+    return parse
+
+
+def _short(text: str, limit: int = 24) -> str:
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
+
+
+OUTPUT_ERRORS = "bezique.escape"
+"""The encoding error handler of the command's stdout and stderr (see the module docstring)."""
+
+
+def _escape(error: UnicodeError) -> tuple[str | bytes, int]:
+    """Write what cannot be encoded: escaped bytes back as they were, the rest escaped."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    if all(0xDC80 <= ord(char) <= 0xDCFF for char in chunk):
+        return bytes(ord(char) - 0xDC00 for char in chunk), error.end
+    return chunk.encode("ascii", "backslashreplace").decode("ascii"), error.end
+
+
+codecs.register_error(OUTPUT_ERRORS, _escape)
+
+
+def _safe_output() -> None:
+    """Make stdout and stderr write, never raise, what their encoding cannot show."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):  # closed or detached: let it be
+                reconfigure(errors=OUTPUT_ERRORS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,15 +122,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="play random players; print score statistics")
     simulate.add_argument("--variant", default="ordinary", help="variant name or YAML path")
-    simulate.add_argument("--games", type=_positive, default=100, help="games to play")
-    simulate.add_argument("--seed", type=_natural, default=0, help="seed of the simulation")
+    simulate.add_argument(
+        "--games", type=_whole(1, MAX_GAMES), default=100, help=f"games to play (1-{MAX_GAMES})"
+    )
+    simulate.add_argument(
+        "--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the simulation"
+    )
     simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    simulate.add_argument("--save", metavar="DIR", help="write each game's record into DIR")
+    simulate.add_argument(
+        "--save", metavar="DIR", help="write each game's record into DIR (new or empty)"
+    )
+    simulate.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="with --save: first delete the game-NNNN.json records of an earlier run in DIR",
+    )
 
     bench = commands.add_parser("bench", help="measure random deals per second")
     bench.add_argument("--variant", default="ordinary", help="variant name or YAML path")
-    bench.add_argument("--deals", type=_positive, default=2000, help="deals to play")
-    bench.add_argument("--seed", type=_natural, default=0, help="seed of the random players")
+    bench.add_argument(
+        "--deals", type=_whole(1, MAX_DEALS), default=2000, help=f"deals to play (1-{MAX_DEALS})"
+    )
+    bench.add_argument(
+        "--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the random players"
+    )
     bench.add_argument("--json", action="store_true", help="print the result as JSON")
     bench.add_argument(
         "--api",
@@ -91,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    _safe_output()
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
@@ -199,11 +271,22 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from bezique.simulate import format_statistics, simulate
+    """Play the games (a progress bar on a terminal); Ctrl-C: report what was played, 130."""
+    from bezique.simulate import format_statistics, simulate, terminal_progress
 
-    stats = simulate(args.variant, args.games, args.seed, args.save)
+    if args.overwrite and args.save is None:
+        raise BeziqueError("--overwrite goes with --save DIR")
+    with terminal_progress(sys.stderr, args.games, f"simulate {args.variant}") as progress:
+        stats = simulate(
+            args.variant,
+            args.games,
+            args.seed,
+            args.save,
+            overwrite=args.overwrite,
+            progress=progress,
+        )
     print(json.dumps(stats, indent=2) if args.json else format_statistics(stats))
-    return 0
+    return 130 if stats["interrupted"] else 0
 
 
 def _bench(args: argparse.Namespace) -> int:

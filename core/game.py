@@ -18,6 +18,7 @@ import os
 import random
 import sys
 import warnings
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -112,8 +113,14 @@ def ruleset_for(
     return Ruleset(load_variant(variant, overrides))
 
 
-_REGISTERED: dict[tuple[str, str], Ruleset] = {}
-"""Rulesets of registered variants, which do not change while the process runs."""
+MAX_CACHED_RULESETS = 32
+"""The most rulesets of registered variants kept (the least recently used goes first)."""
+
+_REGISTERED: OrderedDict[tuple[str, str], Ruleset] = OrderedDict()
+"""Rulesets of registered variants by name and overrides, most recently used last.
+
+Registered variants do not change while the process runs; each distinct set of
+overrides is another ruleset, so at most :data:`MAX_CACHED_RULESETS` are kept."""
 
 
 def _is_registered_name(spec: str) -> bool:
@@ -122,7 +129,7 @@ def _is_registered_name(spec: str) -> bool:
 
 
 def _registered_ruleset(name: str, overrides: Mapping[str, Any] | None) -> Ruleset:
-    """Load a registered variant once per process and set of overrides.
+    """Load a registered variant once per set of overrides (of the last few used).
 
     Replays and saved states rebuild rulesets often, and loading and validating
     one takes tens of milliseconds.
@@ -134,6 +141,10 @@ def _registered_ruleset(name: str, overrides: Mapping[str, Any] | None) -> Rules
     found = _REGISTERED.get(key)
     if found is None:
         found = _REGISTERED[key] = Ruleset(load_variant(name, overrides))
+        while len(_REGISTERED) > MAX_CACHED_RULESETS:
+            _REGISTERED.popitem(last=False)
+    else:
+        _REGISTERED.move_to_end(key)
     return found
 
 

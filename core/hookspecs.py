@@ -24,10 +24,16 @@ Arguments, named exactly as below, that an implementation may take (any subset):
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import pluggy
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable

@@ -107,13 +107,17 @@ def pinned_ruleset(
 
     ``spec`` and ``overrides`` are the variant as named; ``data`` and ``digest``
     the merged data carried and the digest written beside it; ``where`` starts
-    every message (``game.json``).  ``version`` is the bezique version that
-    wrote the data: another one than this is told in a :class:`RulesWarning`.
+    every message (``game.json``).  ``data`` is None for a record that pins its
+    rules by the digest alone (:func:`digest_pinned_ruleset`).  ``version`` is
+    the bezique version that wrote the data: another one than this is told in a
+    :class:`RulesWarning`.
     Raise :class:`~bezique.errors.RecordError` when the digest does not match
     the data, the data fails the variant checks, or ``policy`` says to refuse.
     """
     if policy not in POLICIES:
         raise RecordError(f"rules policy {policy!r}: use one of {', '.join(POLICIES)}")
+    if data is None:
+        return digest_pinned_ruleset(spec, overrides, digest, where, policy)
     try:
         carried = digest_of(data)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -164,6 +168,44 @@ def pinned_ruleset(
         f"{where}: {problem}; replaying with the rules recorded", RulesWarning, stacklevel=3
     )
     return _carried_ruleset(spec, overrides, data, carried, where)
+
+
+def digest_pinned_ruleset(
+    spec: str, overrides: Mapping[str, Any], digest: str, where: str, policy: str = RECORDED
+) -> Ruleset:
+    """Return the named variant if it still merges to the rules ``digest`` pins.
+
+    A record may carry the digest of its rules without the rules themselves
+    (shorter, but it replays only where the named variant can be loaded).  When
+    the variant now merges to other rules, the rules recorded cannot be
+    replayed: ``current`` plays by the variant as it is now with a
+    :class:`RulesWarning`; ``recorded`` and ``strict`` refuse with a
+    :class:`~bezique.errors.RecordError` that says so.
+    """
+    named, failure = _named_ruleset(spec, overrides)
+    if named is None:
+        raise RecordError(
+            f"{where}: the variant {spec!r} cannot be loaded here ({failure}), and the record "
+            "pins its rules by variant_digest without carrying them (variant_data)"
+        )
+    now = variant_digest(named.variant)
+    if now == digest:
+        return named
+    problem = (
+        f"the variant {spec!r} now merges to different rules than those recorded "
+        f"(recorded {digest[:19]}..., now {now[:19]}...)"
+    )
+    if policy == CURRENT:
+        warnings.warn(
+            f"{where}: {problem}; replaying with the variant as it is now",
+            RulesWarning,
+            stacklevel=3,
+        )
+        return named
+    raise RecordError(
+        f"{where}: {problem}, and the record carries only their digest, not the rules "
+        "(variant_data); the rules 'current' replay it by the variant as it is now"
+    )
 
 
 def _named_ruleset(spec: str, overrides: Mapping[str, Any]) -> tuple[Ruleset | None, str]:

@@ -453,7 +453,7 @@ def replay(data: Mapping[str, Any], where: str = "<record>", *, rules: str = REC
         ruleset = pinned_ruleset(
             spec,
             overrides,
-            data["variant_data"],
+            data.get("variant_data"),
             data["variant_digest"],
             where,
             rules,

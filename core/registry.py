@@ -22,20 +22,23 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
+import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pluggy
 
 from bezique import hookspecs
 from bezique.errors import PluginError
 
-if TYPE_CHECKING:
+if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
 
 ENTRY_POINT_GROUP = "bezique"
 BLOCK_ENV = "BEZIQUE_BLOCK_PLUGINS"

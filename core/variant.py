@@ -13,9 +13,12 @@ sense (packets add up, every rank and card named exists, the pack is big enough,
 every plugin is known).  Every problem is reported as
 ``FILE:LINE:COL: path.to.key: message`` at the file that set the offending
 value, or ``<overrides>: path.to.key: message``; all of them are raised together
-as one :class:`~bezique.errors.VariantError`.  Nothing is written, and the only
-thing kept is a small memo of parsed file contents (keyed by the bytes), so a
-rejected file leaves nothing behind.
+as one :class:`~bezique.errors.VariantError`, at most
+:data:`~bezique.yamlsafe.MAX_PROBLEMS` for each file (and for the overrides),
+then a line counting the rest.  A misspelt key is told the nearest key of the
+schema, at its own level or anywhere else (``tarrget:`` -> ``game.target``).
+Nothing is written, and the only thing kept is a small memo of parsed file
+contents (keyed by the bytes), so a rejected file leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
+import itertools
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
@@ -39,14 +44,18 @@ from bezique.yamlsafe import (
     MAX_BYTES,
     MAX_DEPTH,
     MAX_NODES,
+    MAX_PROBLEMS,
     JsonPath,
     YamlDocument,
     parse_yaml_bytes,
 )
 
-if TYPE_CHECKING:
+if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
 
+if TYPE_CHECKING:
     from jsonschema import ValidationError
     from jsonschema.protocols import Validator
 
@@ -58,6 +67,12 @@ OVERRIDES = "<overrides>"
 
 MAX_CHAIN = 16
 """The most files one ``extends:`` chain may hold."""
+
+MAX_CHAIN_VALUES = 20_000
+"""The most values all the files of one ``extends:`` chain may hold together.
+
+Each file may hold :data:`~bezique.yamlsafe.MAX_NODES`; this bounds the time
+and memory a whole chain takes (the ordinary variant holds about 300)."""
 
 SCHEMA_FILE = "variant.schema.json"
 """The JSON Schema of variants, in the package data ``bezique.schemas``."""
@@ -290,8 +305,11 @@ def _file_source(path: Path) -> _Source:
     return _Source(os.fspath(path), os.path.abspath(path), path, path.parent)
 
 
-def _read(source: _Source) -> YamlDocument:
-    """Read and parse one file, refusing anything bigger than the YAML size limit."""
+def _read(source: _Source, budget: int = MAX_NODES) -> YamlDocument:
+    """Read and parse one file, refusing anything bigger than the YAML size limit.
+
+    ``budget`` is how many values the chain may still read (see :data:`MAX_CHAIN_VALUES`).
+    """
     try:
         if isinstance(source.resource, Path):  # a FIFO or a device is refused, not waited on
             raw = read_regular(source.resource, MAX_BYTES + 1)
@@ -301,17 +319,23 @@ def _read(source: _Source) -> YamlDocument:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise VariantError(f"{source.display}: cannot read the file: {reason}") from None
-    return _parse(raw, source.display)
+    if budget >= MAX_NODES:
+        return _parse(raw, source.display, MAX_NODES, None)
+    too_many = (
+        f"the files of this extends chain hold more than {MAX_CHAIN_VALUES} values in all "
+        "(stopped reading here); a variant needs far fewer"
+    )
+    return _parse(raw, source.display, max(budget, 0), too_many)
 
 
 @functools.lru_cache(maxsize=32)
-def _parse(raw: bytes, display: str) -> YamlDocument:
+def _parse(raw: bytes, display: str, max_nodes: int, too_many: str | None) -> YamlDocument:
     """Parse a file's bytes; the same bytes read again are not parsed again.
 
     Only successful parses are kept (an exception is never cached), and the
     documents are never changed: merging copies what it takes from them.
     """
-    return parse_yaml_bytes(raw, display)
+    return parse_yaml_bytes(raw, display, max_nodes=max_nodes, too_many=too_many)
 
 
 # --- the extends chain ---------------------------------------------------------------------
@@ -325,9 +349,11 @@ def _load_chain(top: _Source) -> tuple[list[_File], list[_Message]]:
     chain: list[_File] = []
     problems: list[_Message] = []
     source: _Source | None = top
+    read = 0  # values read so far, against MAX_CHAIN_VALUES
     while source is not None:
         try:
-            file = _File(source, _read(source), len(chain))
+            file = _File(source, _read(source, MAX_CHAIN_VALUES - read), len(chain))
+            read += file.doc.size
             chain.append(file)
             if not isinstance(file.doc.data, dict):
                 raise VariantError(_file_message(file, ())(_not_a_mapping(file.doc.data)).text)
@@ -547,15 +573,34 @@ def _overrides_where(path: JsonPath) -> str:
 
 
 class _Message(NamedTuple):
-    """A problem with the key it sorts by: file (most derived first), line, column."""
+    """A problem with the key it sorts by: file (most derived first), line, column.
+
+    ``where`` is ``FILE:LINE:COL`` (or ``<overrides>``).  ``render``, when given,
+    writes the full text, which is costlier than ``text`` (a key suggestion
+    searched through the whole schema): only the problems shown are rendered.
+    """
 
     order: tuple[int, int, int]
     text: str
+    where: str = ""
+    render: Callable[[], str] | None = None
 
 
 def _ordered(messages: Sequence[_Message]) -> list[str]:
-    """Return the texts in file order, each once."""
-    return list(dict.fromkeys(m.text for m in sorted(messages)))
+    """Return the texts in file order, each once, at most MAX_PROBLEMS for each file.
+
+    The problems past that of a file (or of the overrides) are counted on one
+    more line, ``FILE:LINE:COL: N more problems follow`` at the first left out.
+    """
+    unique = {m.text: m for m in sorted(messages, key=lambda m: (m.order, m.text))}
+    texts: list[str] = []
+    for _, group in itertools.groupby(unique.values(), key=lambda m: m.order[0]):
+        mine = list(group)
+        texts += [m.render() if m.render else m.text for m in mine[:MAX_PROBLEMS]]
+        if len(mine) > MAX_PROBLEMS:
+            first_left_out = mine[MAX_PROBLEMS].where or mine[MAX_PROBLEMS].text.split(": ")[0]
+            texts.append(f"{first_left_out}: {len(mine) - MAX_PROBLEMS} more problems follow")
+    return texts
 
 
 def _dotted(path: JsonPath) -> str:
@@ -565,11 +610,18 @@ def _dotted(path: JsonPath) -> str:
     return text
 
 
-def _file_message(file: _File, path: JsonPath, *, key: bool = False) -> Callable[[str], _Message]:
-    """Return a function that writes a message about ``path`` in ``file``."""
+def _file_message(
+    file: _File, path: JsonPath, *, key: bool = False, later: Callable[[], str] | None = None
+) -> Callable[[str], _Message]:
+    """Return a function that writes a message about ``path`` in ``file``.
+
+    With ``later``, the message shown is ``later()`` (called only if it is shown).
+    """
     line, column = file.doc.key_location(path) if key else file.doc.location(path)
-    prefix = f"{file.source.display}:{line}:{column}: " + (f"{_dotted(path)}: " if path else "")
-    return lambda text: _Message((file.rank, line, column), prefix + text)
+    where = f"{file.source.display}:{line}:{column}"
+    prefix = f"{where}: " + (f"{_dotted(path)}: " if path else "")
+    render = (lambda: prefix + later()) if later else None
+    return lambda text: _Message((file.rank, line, column), prefix + text, where, render)
 
 
 class _Locator:
@@ -582,12 +634,25 @@ class _Locator:
         """Return the file that set the value at ``path`` (None: the overrides)."""
         return self.origins.of(path)
 
-    def message(self, path: JsonPath, text: str, *, key: bool = False) -> _Message:
-        """Write ``text`` about ``path`` at the place that set it."""
+    def message(
+        self,
+        path: JsonPath,
+        text: str,
+        *,
+        key: bool = False,
+        later: Callable[[], str] | None = None,
+    ) -> _Message:
+        """Write ``text`` about ``path`` at the place that set it.
+
+        With ``later``, the message shown is written by ``later()`` instead, and
+        only if it is shown (see :func:`_ordered`).
+        """
         origin = self.origin(path)
         if origin is None:
-            return _Message((MAX_CHAIN + 1, 0, 0), f"{_overrides_where(path)}: {text}")
-        return _file_message(origin, path, key=key)(text)
+            prefix = f"{_overrides_where(path)}: "
+            render = (lambda: prefix + later()) if later else None
+            return _Message((MAX_CHAIN + 1, 0, 0), prefix + text, OVERRIDES, render)
+        return _file_message(origin, path, key=key, later=later)(text)
 
     def latest(self, paths: Sequence[JsonPath]) -> JsonPath:
         """Return the one of ``paths`` set by the most derived file (or the overrides)."""
@@ -640,9 +705,15 @@ def _explain(error: ValidationError, locator: _Locator) -> list[_Message]:
         key = str(error.instance)
         return [locator.message((*path, key), _bad_key_text(key, error), key=True)]
     if error.validator == "additionalProperties":
+        schema = _schema(error)
         return [
-            locator.message((*path, key), _unknown_key_text(key, _schema(error)), key=True)
-            for key in _extra_keys(error.instance, _schema(error))
+            locator.message(
+                (*path, key),
+                f"unknown key {key!r}",
+                key=True,
+                later=functools.partial(_unknown_key_text, key, schema),
+            )
+            for key in _extra_keys(error.instance, schema)
         ]
     return [locator.message(path, _error_text(error))]
 
@@ -668,10 +739,64 @@ def _extra_keys(instance: Any, schema: Mapping[str, Any]) -> list[str]:
 
 
 def _unknown_key_text(key: str, schema: Mapping[str, Any]) -> str:
+    """Say that ``key`` is unknown here, with the nearest key of the schema and those allowed."""
     allowed = sorted(schema.get("properties", {}))
-    close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    close = _nearest_key(key, allowed)
+    hint = f"did you mean {close!r}? " if close else ""
     return f"unknown key {key!r}; {hint}the keys allowed here are: {', '.join(allowed)}"
+
+
+def _nearest_key(key: str, allowed: Sequence[str], cutoff: float = 0.6) -> str | None:
+    """Return the key of the schema nearest to ``key``, or None if none is near enough.
+
+    The keys allowed at its own level (named plainly) and every key at a fixed
+    place in the schema (named by its dotted path, such as ``game.target``) are
+    candidates; the nearest by :class:`difflib.SequenceMatcher` wins, a key of
+    its own level on a tie, then the shorter path.
+    """
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(key)
+    best: tuple[float, int, str] | None = None  # (score, -rank, name): higher wins
+    candidates = [(name, 0) for name in allowed]
+    candidates += [(_dotted((*place, name)), len(place)) for name, place in _schema_keys()]
+    for shown, rank in candidates:
+        matcher.set_seq1(shown.rsplit(".", 1)[-1])
+        if matcher.real_quick_ratio() < cutoff or matcher.quick_ratio() < cutoff:
+            continue
+        score = matcher.ratio()
+        if score >= cutoff and (best is None or (score, -rank) > best[:2]):
+            best = (score, -rank, shown)
+    return best[2] if best else None
+
+
+@functools.cache
+def _schema_keys() -> tuple[tuple[str, JsonPath], ...]:
+    """Every key at a fixed place of the variant schema: ``(name, path of its mapping)``.
+
+    ``$ref`` to ``#/$defs/...`` is followed (once on each path); the keys of
+    user-named entries (``patternProperties``, ``additionalProperties``) and of
+    list items are left out, as they have no one dotted path.
+    """
+    schema = variant_schema()
+    found: dict[tuple[str, JsonPath], None] = {}
+
+    def walk(node: Any, place: JsonPath, refs: frozenset[str]) -> None:
+        if not isinstance(node, dict) or len(place) > MAX_DEPTH:
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref not in refs:
+            walk(schema.get("$defs", {}).get(ref[len("#/$defs/") :]), place, refs | {ref})
+        for name, sub in node.get("properties", {}).items():
+            found.setdefault((name, place), None)
+            walk(sub, (*place, name), refs)
+        for word in ("oneOf", "anyOf", "allOf"):
+            for sub in node.get(word, []):
+                walk(sub, place, refs)
+        for sub in node.get("dependentSchemas", {}).values():
+            walk(sub, place, refs)
+
+    walk(schema, (), frozenset())
+    return tuple(found)
 
 
 def _bad_key_text(key: str, error: ValidationError) -> str:

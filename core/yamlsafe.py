@@ -12,7 +12,14 @@ node tree.  It refuses what a rules file never needs and an attacker might use:
   :data:`MAX_DEPTH`, more than :data:`MAX_NODES` values (the last two stop the
   reading at once: PyYAML's pure-Python scanner slows down badly past them).
 
-Dates are not turned into date objects: they stay text.  Every problem is a
+Dates are not turned into date objects: they stay text.  A value is only read
+as a number or a yes/no value when YAML 1.1 (PyYAML's reading) and YAML 1.2
+agree on it: numbers in plain decimal digits (``1500``, ``-2``, ``2.5``,
+``1.5e+3``) and ``true``/``false`` (``True``, ``TRUE``...).  Anything YAML 1.1
+would read otherwise is refused at its place, with what it would be read as:
+leading zeros (``01000`` is octal 512), ``0b``/``0x`` numbers, ``_`` between
+digits, base-60 ``1:30``, ``.inf``/``.nan``, and ``yes``/``no``/``on``/``off``
+as booleans.  Quoted, any of them is text.  Every problem is a
 string ``FILE:LINE:COL: message`` (1-based); all the problems of a file are
 collected and raised together as one :class:`~bezique.errors.VariantError`.
 The result, a :class:`YamlDocument`, maps a JSON path (a tuple of keys and list
@@ -76,6 +83,9 @@ _DROPPED_RESOLVERS = frozenset(_CORE + t for t in ("timestamp", "value", "yaml")
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 )
+_PLAIN_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_PLAIN_FLOAT = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_PLAIN_BOOL = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
 _KIND_OF_TAG = {
     _CORE + "int": "a number",
     _CORE + "float": "a number",
@@ -98,6 +108,8 @@ class YamlDocument:
     value_marks: Mapping[JsonPath, Position] = field(default_factory=dict)
     key_marks: Mapping[JsonPath, Position] = field(default_factory=dict)
     collections: frozenset[JsonPath] = frozenset()
+    size: int = 0
+    """How many values (keys included) the document holds, as counted against the limit."""
 
     def has(self, path: JsonPath) -> bool:
         """Say whether this file itself wrote a value at ``path``."""
@@ -132,11 +144,14 @@ class YamlDocument:
         return ()
 
 
-def parse_yaml_bytes(raw: bytes, filename: str) -> YamlDocument:
+def parse_yaml_bytes(
+    raw: bytes, filename: str, *, max_nodes: int = MAX_NODES, too_many: str | None = None
+) -> YamlDocument:
     """Check the size and encoding of ``raw``, then parse it with :func:`parse_yaml`.
 
     ``raw`` may be one byte longer than :data:`MAX_BYTES` (read no more than that)
-    to tell that a file is too big.  Raise :class:`VariantError` on any problem.
+    to tell that a file is too big.  ``max_nodes`` and ``too_many`` go to
+    :func:`parse_yaml`.  Raise :class:`VariantError` on any problem.
     """
     if len(raw) > MAX_BYTES:
         raise VariantError(
@@ -152,14 +167,24 @@ def parse_yaml_bytes(raw: bytes, filename: str) -> YamlDocument:
             f"{filename}:{line}:{column}: byte 0x{raw[exc.start]:02x} is not UTF-8; "
             "save the file as UTF-8 text"
         ) from None
-    return parse_yaml(text, filename)
+    return parse_yaml(text, filename, max_nodes=max_nodes, too_many=too_many)
 
 
-def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlDocument:
+def parse_yaml(
+    text: str,
+    filename: str,
+    *,
+    max_depth: int = MAX_DEPTH,
+    max_nodes: int = MAX_NODES,
+    too_many: str | None = None,
+) -> YamlDocument:
     """Parse one YAML document from ``text`` into plain data with its positions.
 
-    ``filename`` is only used in messages.  Raise :class:`VariantError` listing
-    every problem found (see the module docstring for what is refused).
+    ``filename`` is only used in messages.  Reading stops at the value that
+    passes ``max_nodes`` (at most :data:`MAX_NODES`), with the message
+    ``too_many`` if given (a caller reading several files spends one budget on
+    them).  Raise :class:`VariantError` listing every problem found (see the
+    module docstring for what is refused).
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise VariantError(
@@ -169,7 +194,7 @@ def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlD
     unreadable = list(_unreadable_characters(text, filename))
     if unreadable:
         raise VariantError(unreadable)
-    loader = _StrictLoader(text, filename, max_depth)
+    loader = _StrictLoader(text, filename, max_depth, min(max_nodes, MAX_NODES), too_many)
     try:
         root = loader.compose_single_document()
     except _StopReading:
@@ -191,6 +216,7 @@ def parse_yaml(text: str, filename: str, *, max_depth: int = MAX_DEPTH) -> YamlD
         value_marks=builder.value_marks,
         key_marks=builder.key_marks,
         collections=frozenset(builder.collections),
+        size=loader.nodes,
     )
 
 
@@ -268,10 +294,17 @@ class _StrictLoader(yaml.SafeLoader):
 
     yaml_implicit_resolvers = _implicit_resolvers()
 
-    def __init__(self, text: str, filename: str, max_depth: int) -> None:
+    def __init__(
+        self, text: str, filename: str, max_depth: int, max_nodes: int, too_many: str | None
+    ) -> None:
         super().__init__(text)
         self.filename = filename
         self.max_depth = max_depth
+        self.max_nodes = max_nodes
+        self.too_many = too_many or (
+            f"the document holds more than {max_nodes} values; a variant file needs "
+            "far fewer (stopped reading here)"
+        )
         self.depth = 0
         self.nodes = 0
         self.problems: list[_Problem] = []
@@ -349,12 +382,8 @@ class _StrictLoader(yaml.SafeLoader):
 
     def _count_node(self, event: Event) -> None:
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            self.problem(
-                event.start_mark,
-                f"the document holds more than {MAX_NODES} values; a variant file needs "
-                "far fewer (stopped reading here)",
-            )
+        if self.nodes > self.max_nodes:
+            self.problem(event.start_mark, self.too_many)
             raise _StopReading
 
     def _refuse_deep(self, event: Event) -> NoReturn:
@@ -423,8 +452,9 @@ class _Builder:
                 )
                 continue
             first_lines[key] = _mark_position(key_node.start_mark)[0]
-            self.key_marks[(*path, key)] = _mark_position(key_node.start_mark)
-            result[key] = self.build(value_node, (*path, key))
+            child = (*path, key)  # not in the subscript: mypy reads that as 3.11 syntax
+            self.key_marks[child] = _mark_position(key_node.start_mark)
+            result[key] = self.build(value_node, child)
         return result
 
     def _key(self, node: Node) -> str | None:
@@ -453,7 +483,7 @@ class _Builder:
             self.problem(node, f"tag {_short_tag(node.tag)} does not fit a plain value; remove it")
             return None
         try:
-            return self.loader.construct_object(node, deep=True)
+            value = self.loader.construct_object(node, deep=True)
         except (ValueError, KeyError, IndexError, TypeError, yaml.YAMLError):
             self.problem(
                 node,
@@ -461,3 +491,42 @@ class _Builder:
                 "correct it, or make it text: quote it and drop any tag",
             )
             return None
+        surprise = _surprise(node.tag, str(node.value), value)
+        if surprise:
+            self.problem(node, f"{_shorten(node.value)} {surprise}, or put it in quotes for text")
+            return None
+        return value
+
+
+def _surprise(tag: str, text: str, value: Any) -> str | None:
+    """Say how YAML 1.1 reads ``text`` if YAML 1.2 would not read it the same way."""
+    digits = text.lstrip("+-").lower()
+    if tag == _CORE + "bool" and text not in _PLAIN_BOOL:
+        return _read_as(str(value).lower(), "text", "write true or false")
+    if tag == _CORE + "int" and not _PLAIN_INT.fullmatch(text):
+        if ":" in digits:
+            return _read_as(f"the base-60 number {value}", "text", _DECIMAL)
+        if digits.startswith("0b"):
+            return _read_as(f"the binary number {value}", "text", f"{_DECIMAL} ({value})")
+        if digits.startswith("0x"):
+            return f"is the hexadecimal number {value}; {_DECIMAL} ({value})"
+        if "_" in digits:
+            return _read_as(str(value), "text", f"write {value} (no '_')")
+        decimal = int(text, 10)
+        return _read_as(
+            f"the octal number {value}", str(decimal), f"write {decimal} (no leading zeros)"
+        )
+    if tag == _CORE + "float" and not _PLAIN_FLOAT.fullmatch(text):
+        if value != value or value in (float("inf"), float("-inf")):
+            return "is read as an infinite or not-a-number value; write a plain number"
+        if ":" in digits:
+            return _read_as(f"the base-60 number {value}", "text", _DECIMAL)
+        return _read_as(str(value), "text", f"write {value} (no '_')")
+    return None
+
+
+def _read_as(yaml11: str, yaml12: str, advice: str) -> str:
+    return f"is read as {yaml11} by YAML 1.1 but as {yaml12} by YAML 1.2; {advice}"
+
+
+_DECIMAL = "write the number in plain decimal digits"

@@ -356,7 +356,8 @@ def refereed_record() -> dict[str, Any]:
     dealer = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
     eldest = ["AH", "AH", "9S", "9S", "JC", "TC", "TD", "8D"]
     state = scenario("ordinary", hands=[dealer, eldest], turn_up="9H", stock=["KS", "QD", "JS"])
-    play_out(state, ["play AH", "play 7C", "irregular nine_cards 0", "claim nine_cards deduct"])
+    found = ["irregular overdrew 0", "irregular nine_cards 0", "claim nine_cards deduct"]
+    play_out(state, ["play AH", "play 7C", *found])
     return record_of(state)
 
 
@@ -374,12 +375,12 @@ def test_replay_refuses_a_late_claim_with_its_reason(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     data = refereed_record()
-    data["actions"][3:] = ["play AH", "claim nine_cards deduct"]
+    data["actions"][4:] = ["play AH", "claim nine_cards deduct"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     status, out, err = run(capsys, "replay", str(path))
     assert status == 1 and out == ""
-    assert err.startswith(f"bezique: {path}: action 4 ('claim nine_cards deduct', seat ")
+    assert err.startswith(f"bezique: {path}: action 5 ('claim nine_cards deduct', seat ")
     assert "no such claim is open now" in err
 
 

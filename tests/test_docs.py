@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import inspect
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from bezique import hookspecs
+from bezique.cli import main
 from bezique.errors import VariantError
-from bezique.game import new_game
+from bezique.game import GameState, new_game
 from bezique.variant import load_variant
 
 README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = README.parent
 
 
 def readme() -> str:
@@ -78,3 +86,149 @@ def test_readme_notation_examples_parse_in_a_game() -> None:
         # every card token reads as a card of the pack
         for token in words[2 if words[0] in {"declare", "announce"} else 1 :]:
             game.deck.parse_face(token.partition("*")[0].partition("@")[0])
+
+
+def test_the_licence_pyproject_names_is_there_and_ships() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n\nCopyright (c) 2026 the bezique authors\n")
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    # PEP 639: the SPDX expression and the file that goes into every wheel and sdist
+    assert re.search(r'^license = "MIT"$', pyproject, re.M)
+    assert re.search(r'^license-files = \["LICENSE"\]$', pyproject, re.M)
+
+
+# --------------------------------------------------------------------------- README examples
+#
+# Every ```python, ```sh and ```json block of the README is run as it is shown, unless
+# the line just before it says why not: <!-- not run by tests/test_docs.py: REASON -->.
+
+RUN_LANGUAGES = ("python", "sh", "json")
+NOT_RUN = re.compile(r"<!-- not run by tests/test_docs\.py: (.+?) -->")
+
+
+class Example(NamedTuple):
+    """One fenced block of the README: its language, first line (1-based) and text."""
+
+    language: str
+    line: int
+    text: str
+    not_run: str | None  # the reason given, when the README says it is not run
+
+
+def examples(language: str | None = None) -> list[Example]:
+    lines = readme().splitlines()
+    found: list[Example] = []
+    index = 0
+    while index < len(lines):
+        fence = re.fullmatch(r"```(\w*)", lines[index])
+        if not fence:
+            index += 1
+            continue
+        end = lines.index("```", index + 1)
+        marker = NOT_RUN.fullmatch(lines[index - 1]) if index else None
+        found.append(
+            Example(
+                fence.group(1),
+                index + 2,
+                "\n".join(lines[index + 1 : end]) + "\n",
+                marker.group(1) if marker else None,
+            )
+        )
+        index = end + 1
+    return [e for e in found if language is None or e.language == language]
+
+
+def runnable(language: str) -> list[Example]:
+    return [e for e in examples(language) if e.not_run is None]
+
+
+def test_every_runnable_example_is_run_here() -> None:
+    languages = {e.language for e in examples()}
+    # a shell block is tagged sh, so the test below finds it
+    assert not languages & {"bash", "shell", "console", "shell-session", "py", "python3"}
+    blocks = [e for e in examples() if e.language in RUN_LANGUAGES]
+    # the quick start, the API, the record at least
+    assert all(runnable(language) for language in RUN_LANGUAGES)
+    # a block left out says why
+    assert all(e.not_run is None or len(e.not_run.split()) >= 4 for e in blocks)
+    assert len([e for e in blocks if e.not_run is None]) >= 3
+
+
+@pytest.mark.parametrize("example", runnable("python"), ids=lambda e: f"README.md:{e.line}")
+def test_readme_python_example_runs(
+    example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = compile(example.text, f"README.md:{example.line}", "exec")
+    namespace: dict[str, object] = {"__name__": "readme_example"}
+    exec(code, namespace)
+    game = namespace["game"]
+    assert isinstance(game, GameState)
+    if 'apply("declare bezique QS JD")' in example.text:  # the bezique scores 40 (S0)
+        assert game.scores == [40, 0]
+
+
+@pytest.mark.parametrize("example", runnable("json"), ids=lambda e: f"README.md:{e.line}")
+def test_readme_json_record_replays(
+    example: Example, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = json.loads(example.text)
+    assert str(data["format"]).startswith("bezique-record/"), "a README json block is a record"
+    path = tmp_path / "game.json"
+    path.write_text(example.text, encoding="utf-8")
+    status = main(["replay", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert (status, err) == (0, ""), err
+    result = json.loads(out)
+    assert result["actions"] == len(data["actions"])
+
+
+def source_copy(into: Path) -> Path:
+    """Copy the repository as a fresh clone would have it (no caches, builds or venvs)."""
+    ignore = shutil.ignore_patterns(
+        ".git", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", ".venv", "build", "dist"
+    )
+    return Path(shutil.copytree(ROOT, into / "bezique", ignore=ignore))
+
+
+@pytest.mark.parametrize("example", runnable("sh"), ids=lambda e: f"README.md:{e.line}")
+def test_readme_shell_example_runs_in_a_fresh_clone(example: Example, tmp_path: Path) -> None:
+    """Run the block with bash in a copy of the repository, python3 being this interpreter."""
+    clone = source_copy(tmp_path)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME"):
+        env.pop(name, None)
+    done = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", example.text],
+        cwd=clone,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    venv_python = clone / ".venv" / "bin" / "python"
+    shown = subprocess.run(
+        [str(venv_python), "-c", SHIPPED_LICENCE],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (shown.returncode, shown.stdout) == (0, "MIT\n"), shown.stderr
+    if "bezique simulate" in example.text:
+        assert "variant ordinary: 100 games, seed 1" in done.stdout
+
+
+SHIPPED_LICENCE = """
+import importlib.metadata as m
+d = m.distribution("bezique")
+assert any(str(f).endswith("licenses/LICENSE") for f in d.files or []), d.files
+assert (d.locate_file(next(f for f in d.files or [] if str(f).endswith("licenses/LICENSE")))
+        .read_text(encoding="utf-8").startswith("MIT License"))
+print(d.metadata["License-Expression"])
+"""

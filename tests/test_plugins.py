@@ -125,7 +125,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     monkeypatch.syspath_prepend(os.fspath(folder.root))
     monkeypatch.setattr(registry, "_discovery", None)
     monkeypatch.setattr(registry, "_added", {})
-    monkeypatch.setattr(game, "_REGISTERED", {})
+    monkeypatch.setattr(game, "_REGISTERED", type(game._REGISTERED)())
     monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
     yield folder
 

@@ -632,7 +632,7 @@ def test_v1_record_has_none_of_the_new_keys(record: dict[str, Any], key: str) ->
     )
 
 
-@pytest.mark.parametrize("key", ["bezique", "variant_digest", "variant_data"])
+@pytest.mark.parametrize("key", ["bezique", "variant_digest"])
 def test_v2_record_needs_its_rules(record: dict[str, Any], key: str) -> None:
     with pytest.raises(RecordError) as info:
         check_record({k: v for k, v in record.items() if k != key}, "game.json")
@@ -682,18 +682,55 @@ def test_bad_headers_are_refused(
     assert str(info.value).startswith(f"game.json: {expected}"), str(info.value)
 
 
-def test_readme_record_example_is_a_record_of_this_version(one_hand: GameState) -> None:
+def test_readme_record_example_is_a_record_of_this_version() -> None:
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Records") :]
     example = json.loads(re.search(r"```json\n(.*?)```", section, re.S).group(1))  # type: ignore[union-attr]
     real = record_of(new_game("ordinary", seed=example["seed"]))
     assert example["format"] == RECORD_FORMAT
-    assert list(example) == [*list(real), "headers"] or set(example) == {*real, "headers"}
-    # the example's rules are shortened; with the real ones its actions replay
-    full = {**example, "variant_data": real["variant_data"]}
-    full["variant_digest"] = real["variant_digest"]
-    check_record(full)
-    assert len(replay(full).history) == len(example["actions"])
+    assert set(example) == {*real, "headers"} - {"variant_data"}
+    assert example["variant_digest"] == real["variant_digest"]
+    check_record(example)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(replay(example).history) == len(example["actions"])
+
+
+def test_a_record_pinned_by_its_digest_alone_replays_where_the_rules_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch)
+    short = {k: v for k, v in record_of(state).items() if k != "variant_data"}
+    check_record(short)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for policy in POLICIES:
+            assert replay(short, rules=policy).to_json() == state.to_json()
+
+
+def test_a_record_pinned_by_its_digest_alone_cannot_replay_rules_changed_since(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = club_game(tmp_path, monkeypatch)
+    data = record_of(state)
+    short = {k: v for k, v in data.items() if k != "variant_data"}
+    (tmp_path / "club.yaml").write_text(CLUB.replace("end_of_hand", "immediate"), encoding="utf-8")
+    now = record_of(new_game("club.yaml", seed=1))["variant_digest"]
+    for policy in ("recorded", "strict"):
+        with pytest.raises(RecordError) as info:
+            replay(short, "game.json", rules=policy)
+        assert str(info.value) == (
+            "game.json: the variant 'club.yaml' now merges to different rules than those "
+            f"recorded (recorded {data['variant_digest'][:19]}..., now {now[:19]}...), and the "
+            "record carries only their digest, not the rules (variant_data); the rules "
+            "'current' replay it by the variant as it is now"
+        )
+    with pytest.warns(RulesWarning, match="replaying with the variant as it is now"):
+        rebuilt = replay(short, "game.json", rules="current")
+    assert rebuilt.rules.data["brisques"]["timing"] == "immediate"
+    (tmp_path / "club.yaml").unlink()
+    with pytest.raises(RecordError, match="pins its rules by variant_digest without carrying"):
+        replay(short, "game.json", rules="current")
 
 
 # --------------------------------------------------------------------------- hostile files
