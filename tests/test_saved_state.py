@@ -322,3 +322,25 @@ def test_an_action_keeps_its_forms() -> None:
     with pytest.raises(IllegalActionError):
         action._replace(cards=(3.0,))  # type: ignore[arg-type]
     assert repr(action) == "Action(kind=<Kind.PLAY: 0>, cards=(3,), combo='')"
+
+
+SAVED_BY_0_1_0 = sorted((Path(__file__).parent / "saved_states").glob("*.json"))
+"""States written by ``to_json`` before the split of ``GameState`` (issue 12): an ordinary
+game in the middle of a turn, a Polish game with open rows, a refereed four-hand game."""
+
+
+def test_the_saved_states_are_there() -> None:
+    assert [p.stem for p in SAVED_BY_0_1_0] == [
+        "ordinary_mid_turn",
+        "partners_refereed",
+        "polish_mid_hand",
+    ]
+
+
+@pytest.mark.parametrize("path", SAVED_BY_0_1_0, ids=lambda p: p.stem)
+def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    state = from_json(json.loads(text))
+    assert json.dumps(state.to_json()) + "\n" == text
+    assert state.clone() == state
+    assert json.dumps(state.clone().to_json()) + "\n" == text
