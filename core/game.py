@@ -18,17 +18,44 @@ import os
 import random
 import sys
 import warnings
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from bezique import __version__, referee
-from bezique.actions import END_TURN, KIND_WORDS, WORD_KINDS, Action, Kind
+from bezique.actions import (
+    END_TURN,
+    KIND_WORDS,
+    REFEREE_KINDS,
+    WORD_KINDS,
+    Action,
+    Kind,
+    ScoreEvent,
+)
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
 from bezique.pinned import RECORDED, pinned_ruleset, variant_digest
-from bezique.ruleset import Ruleset
-from bezique.variant import Variant, load_variant
+from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, ruleset_for
+from bezique.state import NO_TURN, TurnState
+from bezique.variant import Variant
+
+__all__ = [
+    "GAME_OVER",
+    "MAX_CACHED_RULESETS",
+    "MAX_HISTORY",
+    "NO_TURN",
+    "PLAY",
+    "REMEDY",
+    "STATE_FORMAT",
+    "STATE_FORMAT_V1",
+    "TURN",
+    "GameState",
+    "ScoreEvent",
+    "TurnState",
+    "from_json",
+    "new_game",
+    "ruleset_for",
+]
+"""The public face of the kernel: what user code and plugins import from ``bezique.game``."""
 
 PLAY = "play"
 """Phase: the player ``to_act`` plays a card to the current trick."""
@@ -45,41 +72,6 @@ STATE_FORMAT_V1 = "bezique-state/1"
 """The older format, without the rules (read with a DeprecationWarning)."""
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
-_REFEREE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
-
-
-class ScoreEvent(NamedTuple):
-    """One score: who, how many points, under which rule, and what it was for."""
-
-    player: int
-    points: int
-    rule: str
-    detail: str = ""
-
-
-class TurnState:
-    """What the trick's winner has done so far in the current turn."""
-
-    __slots__ = ("blocked", "declared", "first_declared", "scored")
-
-    def __init__(self) -> None:
-        """Start an empty turn."""
-        self.declared: list[int] = []
-        """Cards declared (scored) in this turn."""
-        self.first_declared: list[int] = []
-        """Cards declared in this turn that had never been declared before it."""
-        self.scored = 0
-        """How many combinations were scored in this turn."""
-        self.blocked: list[int] = []
-        """Cards that may not be declared this turn (taken by exchanging the seven)."""
-
-    def declared_set(self) -> frozenset[int]:
-        """The cards declared in this turn, as a set."""
-        return frozenset(self.declared)
-
-    def blocked_set(self) -> frozenset[int]:
-        """The cards that may not be declared this turn, as a set."""
-        return frozenset(self.blocked)
 
 
 _RULE_OF_KIND = {
@@ -90,74 +82,6 @@ _RULE_OF_KIND = {
     Kind.SHOW: "seven_of_trumps",
 }
 """The variant section whose rules decide each kind of turn action."""
-
-NO_TURN = TurnState()
-"""The (never changed) turn state between turns."""
-
-
-def ruleset_for(
-    variant: str | os.PathLike[str] | Variant | Ruleset,
-    overrides: Mapping[str, Any] | None = None,
-) -> Ruleset:
-    """Return the ruleset of a variant name, a YAML path, a loaded variant or a ruleset."""
-    if isinstance(variant, Ruleset):
-        if not overrides:
-            return variant
-        variant = variant.variant
-    if isinstance(variant, Variant):
-        if not overrides:
-            return Ruleset(variant)
-        return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
-    if isinstance(variant, str) and _is_registered_name(variant):
-        return _registered_ruleset(variant, overrides)
-    return Ruleset(load_variant(variant, overrides))
-
-
-MAX_CACHED_RULESETS = 32
-"""The most rulesets of registered variants kept (the least recently used goes first)."""
-
-_REGISTERED: OrderedDict[tuple[str, str], Ruleset] = OrderedDict()
-"""Rulesets of registered variants by name and overrides, most recently used last.
-
-Registered variants do not change while the process runs; each distinct set of
-overrides is another ruleset, so at most :data:`MAX_CACHED_RULESETS` are kept."""
-
-
-def _is_registered_name(spec: str) -> bool:
-    """Whether ``spec`` names a registered variant rather than a file (as the loader reads it)."""
-    return not spec.endswith(".yaml") and "/" not in spec and "\\" not in spec
-
-
-def _registered_ruleset(name: str, overrides: Mapping[str, Any] | None) -> Ruleset:
-    """Load a registered variant once per set of overrides (of the last few used).
-
-    Replays and saved states rebuild rulesets often, and loading and validating
-    one takes tens of milliseconds.
-    """
-    try:
-        key = (name, json.dumps(overrides or {}, sort_keys=True))
-    except (TypeError, ValueError):  # not plain data: let the loader say what is wrong
-        return Ruleset(load_variant(name, overrides))
-    found = _REGISTERED.get(key)
-    if found is None:
-        found = _REGISTERED[key] = Ruleset(load_variant(name, overrides))
-        while len(_REGISTERED) > MAX_CACHED_RULESETS:
-            _REGISTERED.popitem(last=False)
-    else:
-        _REGISTERED.move_to_end(key)
-    return found
-
-
-def _merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge two override mappings the way ``extends:`` merges files."""
-    result = dict(base)
-    for key, value in extra.items():
-        old = result.get(key)
-        if isinstance(old, Mapping) and isinstance(value, Mapping):
-            result[key] = _merged(old, value)
-        else:
-            result[key] = value
-    return result
 
 
 class GameState:
@@ -341,7 +265,7 @@ class GameState:
         """
         if isinstance(action, str):
             action = self.parse_action(action)
-        if isinstance(action, Action) and action.kind in _REFEREE_KINDS:
+        if isinstance(action, Action) and action.kind in REFEREE_KINDS:
             if self.phase == GAME_OVER:
                 raise IllegalActionError("the game is over", "game.target")
             referee.act(self, action)
@@ -487,7 +411,7 @@ class GameState:
             self._draw()
             return
         # Did he do anything in his turn?  Look behind reports and claims of the referee.
-        before = (a for a in reversed(self.history[:-1]) if a.kind not in _REFEREE_KINDS)
+        before = (a for a in reversed(self.history[:-1]) if a.kind not in REFEREE_KINDS)
         declared = next(before, END_TURN).kind not in (_PLAY, _END_TURN)
         self.turn = NO_TURN
         self._offer_turn(self._next_declarer(self.to_act, declared))
@@ -779,7 +703,7 @@ class GameState:
             )
         kind = WORD_KINDS[words[0].lower()]
         rest = words[1:]
-        if kind in _REFEREE_KINDS:
+        if kind in REFEREE_KINDS:
             if not rest:
                 raise IllegalActionError(f"{text!r}: name the irregularity", "notation")
             return Action(kind, (), " ".join([rest[0].lower(), *rest[1:]]))
@@ -845,7 +769,7 @@ class GameState:
         partner's table and, where the text names them, the class levels it was
         declared at: it says what the text form says.
         """
-        if action.kind in _REFEREE_KINDS:
+        if action.kind in REFEREE_KINDS:
             return int.from_bytes(action.combo.encode(), "big") * len(Kind) + int(action.kind)
         combos = self.rules.combo_names
         code = combos.index(action.combo) + 1 if action.combo else 0
