@@ -344,3 +344,17 @@ def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path
     assert json.dumps(state.to_json()) + "\n" == text
     assert state.clone() == state
     assert json.dumps(state.clone().to_json()) + "\n" == text
+
+
+def test_the_field_table_names_every_attribute_of_a_state() -> None:
+    # clone, to_json and from_json's key checks are driven by bezique.state.FIELDS: an
+    # attribute it does not name would be shared by clones and lost by saving.
+    from bezique.state import FIELDS, KEPT
+
+    for state in (new_game("ordinary", seed=1), new_game("polish", seed=2, referee=True)):
+        attributes = {f.name for f in FIELDS if f.name in vars(state)}
+        computed = {f.name for f in FIELDS if f.name not in vars(state)}
+        assert set(vars(state)) == attributes
+        assert computed == {"state_format", "bezique_version", "variant_digest", "variant_data"}
+        saved = [f.key or f.name for f in FIELDS if f.role != KEPT]
+        assert list(state.to_json()) == saved
