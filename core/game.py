@@ -183,6 +183,7 @@ class GameState(StateData):
             self.rules.apply_turn_action(self, self.to_act, action)
 
     def _play(self, card: int) -> None:
+        """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""
         seat = self.to_act
         if self.refereed:
             referee.on_play(self, seat, card)
@@ -201,6 +202,7 @@ class GameState(StateData):
             self._finish_trick()
 
     def _finish_trick(self) -> None:
+        """Give the full trick to its winner, score it, and open his turn (or draw)."""
         cards = self.trick
         rules = self.rules
         winner = self.trick_seats[rules.trick_winner(self, cards)]
@@ -300,6 +302,7 @@ class GameState(StateData):
         self._deal_next_hand(shuffle=True)
 
     def _end_hand(self) -> None:
+        """Score the hand's end; end the game if it is won, else deal the next hand."""
         self._score(self.rules.hand_scores(self))
         if self.phase == GAME_OVER:
             return
@@ -333,6 +336,7 @@ class GameState(StateData):
         self._score(events)
 
     def _finish_game(self, winner: int) -> None:
+        """End the game: ``winner`` has won it, and no action is legal any more."""
         self.winner = winner
         self.phase = GAME_OVER
         self._legal = []

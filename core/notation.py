@@ -51,6 +51,7 @@ def _needs_classes(state: GameState, card: int, seat: int | None) -> bool:
 
 
 def _owner(state: GameState, card: int) -> int:
+    """The seat holding ``card`` (the seat to act if none does)."""
     for seat, hand in enumerate(state.hands):
         if card in hand:
             return seat
