@@ -131,3 +131,16 @@ def _bad(message: str) -> IllegalActionError:
 
 END_TURN = Action(Kind.END_TURN)
 """The action that ends a trick winner's turn."""
+
+
+class ScoreEvent(NamedTuple):
+    """One score: who, how many points, under which rule, and what it was for."""
+
+    player: int
+    points: int
+    rule: str
+    detail: str = ""
+
+
+REFEREE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
+"""The kinds of the referee's actions: reports and claims at the table, in any phase."""

@@ -38,8 +38,8 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from bezique.actions import Action
-    from bezique.game import GameState, ScoreEvent
+    from bezique.actions import Action, ScoreEvent
+    from bezique.game import GameState
     from bezique.ruleset import RandomTrick, Ruleset
 
 PROJECT = "bezique"

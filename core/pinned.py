@@ -35,7 +35,7 @@ from typing import Any
 
 from bezique import __version__
 from bezique.errors import BeziqueError, RecordError
-from bezique.ruleset import Ruleset
+from bezique.ruleset import Ruleset, ruleset_for
 from bezique.variant import Variant, variant_from_data
 
 RECORDED = "recorded"
@@ -210,8 +210,6 @@ def digest_pinned_ruleset(
 
 def _named_ruleset(spec: str, overrides: Mapping[str, Any]) -> tuple[Ruleset | None, str]:
     """Load the variant as named; return it, or None and the first line of the reason."""
-    from bezique.game import ruleset_for  # the kernel builds on this module
-
     try:
         return ruleset_for(spec, overrides or None), ""
     except BeziqueError as exc:

@@ -91,7 +91,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from bezique.actions import Action, Kind
+from bezique.actions import Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import IllegalActionError
 
@@ -279,8 +279,6 @@ def _forfeit(state: GameState, offender: int, adversary: int) -> None:
     adversary's (:func:`trick_owner`).  S4 (``remaining_tricks``) lets him keep
     the tricks won before the revoke.
     """
-    from bezique.game import ScoreEvent
-
     book(state)["revokes"].append([offender, adversary])
     if table(state, "revoke") != "all_endgame_tricks":
         return
@@ -366,8 +364,6 @@ def _claim(state: GameState, name: str, args: list[str]) -> None:
         _take_back(state, name)
         notes["claims"].remove(claim)
         return
-    from bezique.game import ScoreEvent
-
     detail = f"seat {claim['offender']}: {name.replace('_', ' ')}"
     if option == "add":
         event = ScoreEvent(seat, claim["points"], f"penalties.{name}", detail)

@@ -9,7 +9,10 @@ so the kernel pays a plain function call and nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pluggy
@@ -19,7 +22,7 @@ from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.errors import PluginError
 from bezique.registry import plugin_manager
-from bezique.variant import Variant
+from bezique.variant import Variant, load_variant
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -143,3 +146,68 @@ class Ruleset:
         if found is None:
             found = self.tables[key] = build()
         return cast(T, found)
+
+
+def ruleset_for(
+    variant: str | os.PathLike[str] | Variant | Ruleset,
+    overrides: Mapping[str, Any] | None = None,
+) -> Ruleset:
+    """Return the ruleset of a variant name, a YAML path, a loaded variant or a ruleset."""
+    if isinstance(variant, Ruleset):
+        if not overrides:
+            return variant
+        variant = variant.variant
+    if isinstance(variant, Variant):
+        if not overrides:
+            return Ruleset(variant)
+        return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
+    if isinstance(variant, str) and _is_registered_name(variant):
+        return _registered_ruleset(variant, overrides)
+    return Ruleset(load_variant(variant, overrides))
+
+
+MAX_CACHED_RULESETS = 32
+"""The most rulesets of registered variants kept (the least recently used goes first)."""
+
+_REGISTERED: OrderedDict[tuple[str, str], Ruleset] = OrderedDict()
+"""Rulesets of registered variants by name and overrides, most recently used last.
+
+Registered variants do not change while the process runs; each distinct set of
+overrides is another ruleset, so at most :data:`MAX_CACHED_RULESETS` are kept."""
+
+
+def _is_registered_name(spec: str) -> bool:
+    """Whether ``spec`` names a registered variant rather than a file (as the loader reads it)."""
+    return not spec.endswith(".yaml") and "/" not in spec and "\\" not in spec
+
+
+def _registered_ruleset(name: str, overrides: Mapping[str, Any] | None) -> Ruleset:
+    """Load a registered variant once per set of overrides (of the last few used).
+
+    Replays and saved states rebuild rulesets often, and loading and validating
+    one takes tens of milliseconds.
+    """
+    try:
+        key = (name, json.dumps(overrides or {}, sort_keys=True))
+    except (TypeError, ValueError):  # not plain data: let the loader say what is wrong
+        return Ruleset(load_variant(name, overrides))
+    found = _REGISTERED.get(key)
+    if found is None:
+        found = _REGISTERED[key] = Ruleset(load_variant(name, overrides))
+        while len(_REGISTERED) > MAX_CACHED_RULESETS:
+            _REGISTERED.popitem(last=False)
+    else:
+        _REGISTERED.move_to_end(key)
+    return found
+
+
+def _merged(base: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge two override mappings the way ``extends:`` merges files."""
+    result = dict(base)
+    for key, value in extra.items():
+        old = result.get(key)
+        if isinstance(old, Mapping) and isinstance(value, Mapping):
+            result[key] = _merged(old, value)
+        else:
+            result[key] = value
+    return result

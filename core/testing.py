@@ -29,6 +29,7 @@ from typing import Any
 
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.record import record_of, replay
 from bezique.ruleset import Ruleset
 from bezique.variant import Variant
 
@@ -135,8 +136,6 @@ def random_conformance(
     After every action :func:`check_invariants` holds, and at each game's end its
     record replays to the identical state.  Raise ``AssertionError`` otherwise.
     """
-    from bezique.record import record_of, replay  # the record module builds on this one
-
     rules = ruleset_for(variant)
     rng = random.Random(seed)
     played = 0

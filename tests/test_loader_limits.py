@@ -268,18 +268,20 @@ def test_every_surprise_in_a_file_is_listed(tmp_path: Path) -> None:
 def test_the_ruleset_cache_keeps_only_the_most_recently_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bezique import game
+    from bezique import ruleset
 
-    monkeypatch.setattr(game, "_REGISTERED", type(game._REGISTERED)())
-    size = game.MAX_CACHED_RULESETS
-    first = [game.ruleset_for("ordinary", {"game": {"target": 500 + i}}) for i in range(size)]
-    again = game.ruleset_for("ordinary", {"game": {"target": 500}})  # used: now the newest
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    size = ruleset.MAX_CACHED_RULESETS
+    first = [ruleset.ruleset_for("ordinary", {"game": {"target": 500 + i}}) for i in range(size)]
+    again = ruleset.ruleset_for("ordinary", {"game": {"target": 500}})  # used: now the newest
     assert again is first[0]
-    newer = [game.ruleset_for("ordinary", {"game": {"target": 2000 + i}}) for i in range(size - 1)]
-    assert len(game._REGISTERED) == size
-    assert game.ruleset_for("ordinary", {"game": {"target": 500}}) is first[0]  # kept
-    assert game.ruleset_for("ordinary", {"game": {"target": 2000 + size - 2}}) is newer[-1]
-    rebuilt = game.ruleset_for("ordinary", {"game": {"target": 501}})  # the oldest: dropped
+    newer = [
+        ruleset.ruleset_for("ordinary", {"game": {"target": 2000 + i}}) for i in range(size - 1)
+    ]
+    assert len(ruleset._REGISTERED) == size
+    assert ruleset.ruleset_for("ordinary", {"game": {"target": 500}}) is first[0]  # kept
+    assert ruleset.ruleset_for("ordinary", {"game": {"target": 2000 + size - 2}}) is newer[-1]
+    rebuilt = ruleset.ruleset_for("ordinary", {"game": {"target": 501}})  # the oldest: dropped
     assert rebuilt is not first[1]
     assert rebuilt.target == 501
-    assert len(game._REGISTERED) == size
+    assert len(ruleset._REGISTERED) == size

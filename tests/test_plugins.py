@@ -19,7 +19,7 @@ from typing import Any
 import pluggy
 import pytest
 
-from bezique import game, registry, variant
+from bezique import registry, ruleset, variant
 from bezique.cli import main
 from bezique.errors import PluginError, VariantError
 from bezique.game import new_game, ruleset_for
@@ -125,7 +125,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
     monkeypatch.syspath_prepend(os.fspath(folder.root))
     monkeypatch.setattr(registry, "_discovery", None)
     monkeypatch.setattr(registry, "_added", {})
-    monkeypatch.setattr(game, "_REGISTERED", type(game._REGISTERED)())
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
     monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
     yield folder
 

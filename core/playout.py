@@ -1,0 +1,63 @@
+"""Uniformly random play, the fast path of simulations and the benchmark."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TYPE_CHECKING
+
+from bezique.state import GAME_OVER, PLAY
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
+
+def playout(
+    state: GameState, rng: random.Random, hands: int | None = 1, *, compiled: bool = True
+) -> int:
+    """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
+
+    The fast path of random players, for simulations and the benchmark: a
+    card is drawn from the cards :meth:`legal_actions` allows (each copy
+    counted), and the action recorded names the same copy
+    :meth:`legal_actions` would, so replaying :attr:`history` through
+    :meth:`apply` rebuilds this very state.  Turn actions are drawn from
+    :meth:`legal_actions`.  With ``compiled`` (the default), whole tricks are
+    played by the ruleset's :attr:`~bezique.ruleset.Ruleset.random_trick`
+    when a plugin offers one: the same draws, the same game, fewer steps.
+    Return the number of decisions.
+    """
+    stop = sys.maxsize if hands is None else state.hand_no + hands
+    # A refereed game stops before each draw, which the compiled trick does not.
+    random_trick = state.rules.random_trick if compiled and not state.referee else None
+    legal_plays = state.rules.legal_plays
+    plays = state._play_actions
+    history = state.history
+    draw = rng.random
+    twins = state.deck.twins
+    play = state._play
+    decisions = 0
+    while state.hand_no < stop:
+        phase = state.phase
+        if phase == PLAY and not state.refereed:
+            if random_trick is not None and not state.trick:
+                made = random_trick(state, draw)
+                if made:
+                    decisions += made
+                    continue
+            seat = state.to_act
+            cards = legal_plays(state, seat, state.hands[seat])
+            card = cards[int(draw() * len(cards))]
+            if state.held[seat] & twins[card]:  # name the copy legal_actions() would
+                key = state.card_key[card]
+                card = next(c for c in cards if state.card_key[c] == key)
+            history.append(plays[card])
+            state._legal = None
+            play(card)
+        elif phase == GAME_OVER:
+            break
+        else:
+            legal = state.legal_actions()
+            state.apply(legal[int(draw() * len(legal))])
+        decisions += 1
+    return decisions

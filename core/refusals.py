@@ -1,0 +1,79 @@
+"""Which legal action an action means, and, when none, the error that names the rule.
+
+:func:`equivalent_legal` finds the legal action that reads the same as another
+(a copy of a card the text cannot tell apart); :func:`refusal` says which rule
+forbids an action now (the phase's, the hand's, or the plugins' reason).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bezique.actions import Action, Kind
+from bezique.errors import BeziqueError, IllegalActionError
+from bezique.notation import action_text, end_word
+from bezique.referee import REMEDY
+from bezique.state import GAME_OVER, PLAY, TURN
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
+RULE_OF_KIND = {
+    Kind.PLAY: "endgame",
+    Kind.DECLARE: "declarations",
+    Kind.ANNOUNCE: "declarations",
+    Kind.EXCHANGE: "seven_of_trumps",
+    Kind.SHOW: "seven_of_trumps",
+}
+"""The variant section whose rules decide each kind of turn action."""
+
+
+def equivalent_legal(state: GameState, action: Action) -> Action:
+    """Find the legal action that means the same as ``action`` (another copy), or refuse."""
+    if not isinstance(action, tuple) or not all(
+        isinstance(c, int) and 0 <= c < state.deck.size for c in getattr(action, "cards", ())
+    ):
+        raise IllegalActionError(
+            f"{action!r} is not an action: cards are numbered 0 to {state.deck.size - 1}",
+            "notation",
+        )
+    try:
+        text = action_text(state, action)
+    except BeziqueError:
+        text = ""
+    for candidate in state.legal_actions():
+        if text and action_text(state, candidate) == text:
+            return candidate
+    raise refusal(state, action)
+
+
+def refusal(state: GameState, action: Action) -> IllegalActionError:
+    """Build the error that says which rule forbids ``action`` now."""
+    seat = state.to_act
+    if state.phase == GAME_OVER:
+        return IllegalActionError("the game is over: no action is legal", "game.target")
+    if state.phase == REMEDY:
+        choices = ", ".join(action_text(state, a) for a in state.legal_actions())
+        return IllegalActionError(
+            f"play waits for seat {seat} to choose after an irregularity: {choices}",
+            "penalties",
+        )
+    if state.phase == PLAY and action.kind != Kind.PLAY:
+        return IllegalActionError(
+            f"seat {seat} must play a card to the trick: only the winner of a trick may "
+            "declare, exchange or show, after winning it and before drawing",
+            "declarations.after_winning",
+        )
+    if state.phase == TURN and action.kind == Kind.PLAY:
+        return IllegalActionError(
+            f"seat {seat} won the trick and must finish the turn (declare, or "
+            f"'{end_word(state)}') before the next card is played",
+            "declarations.before_drawing",
+        )
+    if action.kind == Kind.PLAY and (
+        len(action.cards) != 1 or action.cards[0] not in state.hands[seat]
+    ):
+        return IllegalActionError(f"seat {seat} does not hold that card", "play.own_cards")
+    reason = state.rules.refusal(state, seat, action)
+    rule = RULE_OF_KIND.get(action.kind, "")
+    return IllegalActionError(reason or f"{action_text(state, action)!r} is not legal now", rule)

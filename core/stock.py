@@ -1,0 +1,126 @@
+"""The deal and the draw: cards from the stock into the hands.
+
+:func:`deal_hand` deals a hand (the table, tricks and turn made new for it);
+:func:`draw` is the round of drawing after a trick, which goes on to the next
+trick or ends the hand.  :class:`~bezique.game.GameState` offers them as methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bezique import referee
+from bezique.state import NO_TURN, PLAY
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
+
+def deal_hand(state: GameState, shuffle: bool = False) -> None:
+    """Rotate the deal and deal a hand from the next stacked deck (unless ``shuffle``)."""
+    data = state.rules.data
+    n = state.players
+    state.hand_no += 1
+    state.dealer = (state.dealer + 1) % n
+    state.extra.pop(referee.KEY, None)
+    state.refereed = False
+    if state.hand_no < len(state.decks) and not shuffle:
+        order = list(state.decks[state.hand_no])
+    else:
+        order = state.deck.shuffled(state.rng)
+    state.hands = [[] for _ in range(n)]
+    state.won = [[] for _ in range(n)]
+    state.on_table = [False] * state.deck.size
+    state.levels = [0] * state.deck.size
+    state.card_key = list(state.deck.card_face)
+    state.declared_bits = 0
+    state.pending = [[] for _ in range(n)]
+    state.played = []
+    state.won_at_exhaustion = [0] * n
+    state.hand_points = [0] * len(state.scores)
+    state.trick = []
+    state.trick_seats = []
+    state.tricks_done = 0
+    state.last_trick_winner = -1
+    state.turn = NO_TURN
+    position = 0
+    for packet in data["deal"]["packets"]:
+        for offset in range(1, n + 1):
+            seat = (state.dealer + offset) % n
+            state.hands[seat].extend(order[position : position + packet])
+            position += packet
+    if data["trumps"]["mode"] == "turn_up":
+        state.turn_up = order[position]
+        state.trump = state.deck.card_suit[state.turn_up]
+        position += 1
+    else:
+        state.turn_up = -1
+        state.trump = -1
+    state.stock = order[position:][::-1]
+    state._count_hands()
+    state.leader = (state.dealer + 1) % n
+    state.to_act = state.leader
+    state.trick_order = state._orders[state.leader]
+    state.phase = PLAY
+    state._legal = None
+    state._score(state.rules.deal_scores(state))
+
+
+def draw(state: GameState) -> None:
+    """Draw (the winner first, then the others in turn) and go on to the next trick."""
+    stock = state.stock
+    leader = state.leader
+    if stock or state.turn_up >= 0:
+        if state.refereed:
+            if referee.draw_round(state):
+                return  # play waits for a choice (two cards lifted); state.draw_round() goes on
+        elif len(stock) >= state.players:
+            hands = state.hands
+            held = state.held
+            bits = state.deck.bits
+            card = stock.pop()
+            hands[leader].append(card)
+            held[leader] |= bits[card]
+            for seat in state._others[leader]:
+                card = stock.pop()
+                hands[seat].append(card)
+                held[seat] |= bits[card]
+        else:
+            draw_last_cards(state)
+        if not stock and state.turn_up < 0:
+            state.won_at_exhaustion = [len(w) for w in state.won]
+            state.rules.stock_exhausted(state)
+    state.phase = PLAY
+    hook = state.rules.trick_players
+    order = hook(state) if hook is not None and not state.stock_left() else None
+    if order is None:
+        state.to_act = leader
+        state.trick_order = state._orders[leader]
+        over = not state.hands[leader]
+    elif order:
+        state.leader = state.to_act = order[0]
+        state.trick_order = tuple(order)
+        over = False
+    else:
+        over = True
+    if state.refereed and not over:
+        # A card too many that was never found (irregular overdrew, a surplus dealt
+        # unnoticed) leaves a player of the next trick without a card: the hand ends.
+        over = not all(state.hands[seat] for seat in state.trick_order)
+    if over:
+        state._end_hand()
+
+
+def draw_last_cards(state: GameState) -> None:
+    """Draw the stock's last cards in turn, the turn-up last of all."""
+    for seat in (state.leader, *state._others[state.leader]):
+        draw_card(state, seat)
+
+
+def draw_card(state: GameState, seat: int) -> None:
+    """Give ``seat`` the stock's top card, or the turn-up once the stock is empty."""
+    if state.stock:
+        state.give(seat, state.stock.pop())
+    elif state.turn_up >= 0:
+        state.give(seat, state.turn_up)
+        state.turn_up = -1
