@@ -24,7 +24,7 @@ Arguments, named exactly as below, that an implementation may take (any subset):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING
 
@@ -47,6 +47,32 @@ def bezique_variant_files() -> Mapping[str, Traversable] | None:
     Called on every installed plugin (not ``firstresult``) when the catalogue of
     variants is built.  Return a mapping from variant name to the YAML file (a
     path or an :mod:`importlib.resources` traversable), or ``None``.
+    """
+
+
+@hookspec
+def bezique_requires() -> Sequence[str] | None:
+    """Name the plugins this plugin builds on, which a variant must list before it.
+
+    Asked of each plugin a variant lists, on its own, when the variant is checked (not
+    ``firstresult``; not a game hook).  Return registered plugin names (a plugin that
+    answers only what it changes, falling through to the ordinary rules for the rest,
+    returns ``["ordinary"]``), or ``None``.  A variant whose ``plugins:`` leaves one out,
+    or lists it after, is refused at that entry.
+    """
+
+
+@hookspec
+def bezique_exclusive_hooks() -> Sequence[str] | None:
+    """Name the hooks this plugin answers alone: no other plugin of a variant may answer them.
+
+    Asked of each plugin a variant lists, when the variant is checked (not
+    ``firstresult``; not a game hook).  The plugins it builds on (see
+    :func:`bezique_requires`) may still answer them: it falls through to them.  A
+    plugin whose procedure another plugin's answers would break (Polish bezique's
+    declarations from the open rows, say) names those hooks here, so that a variant
+    listing both is refused rather than played by a silent last-wins.  Return hook
+    names, or ``None``.
     """
 
 

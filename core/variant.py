@@ -732,6 +732,7 @@ def _sense_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
     checks = (
         _check_packets,
         _check_pack_size,
+        _check_stock,
         _check_ranks_named,
         _check_bezique_cards,
         _check_combination_sizes,
@@ -796,6 +797,37 @@ def _check_pack_size(data: dict[str, Any], locator: _Locator) -> Iterator[_Messa
             f"pack holds {have} ({packs} x {len(ranks)} ranks x {len(suits)} suits); "
             "deal fewer cards or shuffle in more packs",
         )
+
+
+def _check_stock(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    """The cards left after the deal go round the players, one each after every trick."""
+    cards = _section(data, "cards")
+    players, hand = _count(data.get("players")), _count(_section(data, "deal").get("hand_size"))
+    packs = _count(cards.get("packs"))
+    ranks, suits = cards.get("ranks"), cards.get("suits")
+    if None in (players, hand, packs) or not isinstance(ranks, list) or not isinstance(suits, list):
+        return
+    assert players is not None and hand is not None and packs is not None
+    size = packs * len(ranks) * len(suits)
+    left = size - players * hand
+    if left <= 0 or left % players == 0:
+        return  # too small a pack is _check_pack_size's
+    turn_up = " (the turn-up included)" if _section(data, "trumps").get("mode") == "turn_up" else ""
+    where = locator.latest(
+        [
+            ("deal", "hand_size"),
+            ("players",),
+            ("cards", "packs"),
+            ("cards", "ranks"),
+            ("cards", "suits"),
+        ]
+    )
+    yield locator.message(
+        where,
+        f"{players} hands of {hand} cards leave {left} of the {size} cards to draw{turn_up}, "
+        f"which do not go round {players} players one card each a trick; make the cards left "
+        f"a multiple of {players} (deal.hand_size, cards.packs, players)",
+    )
 
 
 def _named_ranks(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
@@ -914,6 +946,66 @@ def _check_plugins(data: dict[str, Any], locator: _Locator) -> Iterator[_Message
     for index, name in enumerate(names):
         if isinstance(name, str) and name and name not in known:
             yield locator.message(("plugins", index), registry.unknown_plugin_message(name))
+    words = [n for n in names if isinstance(n, str) and n in known]
+    if len(words) == len(names) == len(set(words)):
+        yield from _check_plugin_needs(words, locator)
+
+
+def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Message]:
+    """What the plugins declare of each other: those they build on, the hooks they keep.
+
+    A plugin's ``bezique_requires`` names plugins to list before it; its
+    ``bezique_exclusive_hooks`` names hooks that no other plugin listed may answer,
+    except those it builds on.
+    """
+    try:
+        manager = registry.plugin_manager(names)
+        requires = _plugin_answers(manager.hook.bezique_requires)
+        exclusive = _plugin_answers(manager.hook.bezique_exclusive_hooks)
+    except Exception as exc:  # an outside plugin failed to answer: say so, at the list
+        yield locator.message(("plugins",), f"cannot ask the plugins what they need: {exc}")
+        return
+    for index, name in enumerate(names):
+        for need in requires.get(name, ()):
+            if need in names[:index]:
+                continue
+            order = [n for n in names if n != need]
+            order.insert(order.index(name), need)
+            yield locator.message(
+                ("plugins", index),
+                f"plugin {name!r} builds on plugin {need!r}, which must be listed before it; "
+                f"write plugins: [{', '.join(order)}]",
+            )
+    clashes: dict[tuple[str, str], tuple[str, list[str]]] = {}
+    for name in names:
+        for hook in exclusive.get(name, ()):
+            caller = getattr(manager.hook, hook, None)
+            others = [i.plugin_name for i in caller.get_hookimpls()] if caller else []
+            for other in others:
+                if other != name and other not in requires.get(name, ()):
+                    pair = (
+                        (name, other) if names.index(name) < names.index(other) else (other, name)
+                    )
+                    owner, hooks = clashes.setdefault(pair, (name, []))
+                    if owner == name:
+                        hooks.append(hook)
+    for (first, second), (owner, hooks) in clashes.items():
+        other = second if owner == first else first
+        yield locator.message(
+            ("plugins", names.index(second)),
+            f"plugins {first!r} and {second!r} cannot be played together: {owner!r} answers "
+            f"{', '.join(hooks)} alone (beside the plugins it builds on), and {other!r} "
+            f"answers {'them' if len(hooks) > 1 else 'it'} too; list only one of them",
+        )
+
+
+def _plugin_answers(caller: Any) -> dict[str, list[str]]:
+    """Ask each plugin's implementation of a hook that takes no argument: names by plugin."""
+    answers: dict[str, list[str]] = {}
+    for impl in caller.get_hookimpls():
+        answer = impl.function()
+        answers[impl.plugin_name] = [answer] if isinstance(answer, str) else list(answer or ())
+    return answers
 
 
 def _check_sides(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:

@@ -85,6 +85,12 @@ def multihand_refusal(
 
 
 @hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but the second double and the duels."""
+    return ["ordinary"]
+
+
+@hookimpl
 def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
     """The ordinary turn, with the second double bezique allowed (S0 three-hand)."""
     return turn_actions(state, player, refusal=multihand_refusal)

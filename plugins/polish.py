@@ -120,6 +120,24 @@ def polish_tables(state: GameState) -> PolishTables:
 
 
 @hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but the open cards."""
+    return ["ordinary"]
+
+
+@hookimpl
+def bezique_exclusive_hooks() -> list[str]:
+    """Declarations come from the open rows, which no other plugin's declaring rules know of."""
+    return [
+        "bezique_turn_actions",
+        "bezique_apply_turn_action",
+        "bezique_refusal",
+        "bezique_next_declarer",
+        "bezique_trick_scores",
+    ]
+
+
+@hookimpl
 def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
     """Empty open rows for every seat; then the ordinary deal (a seven turned up scores)."""
     state.extra["places"] = {open_place(seat): [] for seat in range(state.players)}
