@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from bezique.actions import Action
     from bezique.game import GameState, ScoreEvent
     from bezique.ruleset import RandomTrick, Ruleset
+
+KeyPath = tuple[str | int, ...]
+"""Where a value is in a variant's data: its keys and list indexes, outermost first."""
 
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -73,6 +76,22 @@ def bezique_exclusive_hooks() -> Sequence[str] | None:
     declarations from the open rows, say) names those hooks here, so that a variant
     listing both is refused rather than played by a silent last-wins.  Return hook
     names, or ``None``.
+    """
+
+
+@hookspec
+def bezique_variant_problems(
+    data: Mapping[str, Any],
+) -> Sequence[tuple[KeyPath | list[KeyPath], str]] | None:
+    """Say what in a variant's data this plugin cannot play, before any game is built.
+
+    Asked of every plugin a variant lists (not ``firstresult``; not a game hook),
+    once its merged ``data`` (a copy) satisfies the schema and the loader's own
+    checks.  Return ``(path, message)`` pairs: ``path`` is the tuple of keys and
+    list indexes of the offending value (``("open_cards", "ranks", 2)``), or a list
+    of such tuples when values clash (the message goes to the one set last); the
+    loader reports each message at the file, line and column that set it.  Return
+    ``None`` or ``[]`` when all is well.
     """
 
 

@@ -107,6 +107,8 @@ def load_variant(
     locator = _Locator(origins)
     problems += _schema_problems(data, locator)
     problems += _sense_problems(data, locator)
+    if not problems:  # the plugins' own checks read well-formed data only
+        problems += _plugin_problems(data, locator)
     if problems:
         raise VariantError(_ordered(problems))
     _fill_defaults(data)
@@ -736,6 +738,7 @@ def _sense_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
         _check_ranks_named,
         _check_bezique_cards,
         _check_combination_sizes,
+        _check_some_rule_scores,
         _check_plugins,
         _check_sides,
         _check_duels,
@@ -876,6 +879,12 @@ def _check_bezique_cards(data: dict[str, Any], locator: _Locator) -> Iterator[_M
         yield from _check_bezique_suit(suit, suits, locator)
         for index, card in enumerate(pair if isinstance(pair, list) else []):
             yield from _check_card((*_BEZIQUE_CARDS, suit, index), card, ranks, suits, locator)
+        if isinstance(pair, list) and len(pair) == 2 and pair[0] == pair[1]:
+            yield locator.message(
+                (*_BEZIQUE_CARDS, suit, 1),
+                "the bezique is two different cards (a queen and a knave in S0); "
+                f"{pair[0]!r} is named twice",
+            )
     for suit in suits:
         if suit not in table:
             yield locator.message(
@@ -932,6 +941,37 @@ def _check_combination_sizes(data: dict[str, Any], locator: _Locator) -> Iterato
                 f"combination {name!r} needs {beziques} bezique pairs, but {packs} pack(s) "
                 f"hold at most {packs}; lower it or shuffle in more packs",
             )
+
+
+def _check_some_rule_scores(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    """Some rule scores points: otherwise no game could reach its target and end."""
+    combinations = _section(data, "declarations", "combinations")
+    paths: list[JsonPath] = []
+    if _section(data, "brisques").get("ranks"):
+        paths.append(("brisques", "points"))
+    paths.append(("last_trick", "points"))
+    if _section(data, "trumps").get("mode") != "first_marriage":  # then no seven scores
+        sevens = ("turn_up_points", "declare_points", "exchange_points")
+        paths += [("seven_of_trumps", key) for key in sevens]
+    paths += [("declarations", "combinations", name, "points") for name in combinations]
+    if _section(data, "carte_blanche").get("enabled") is True:
+        paths.append(("carte_blanche", "points"))
+    values = [_count(_value(data, path)) for path in paths]
+    if None in values or any(values):
+        return  # something scores (or the schema will say what is wrong)
+    yield locator.message(
+        locator.latest(paths),
+        "no rule of this variant scores a point (combinations, brisques, last trick, seven of "
+        f"trumps, carte blanche), so no one can reach game.target "
+        f"{_section(data, 'game').get('target')}; give one of them points",
+    )
+
+
+def _value(data: Any, path: JsonPath) -> Any:
+    """The value at ``path`` in ``data``, or None."""
+    for part in path:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def _check_plugins(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
@@ -997,6 +1037,34 @@ def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Messag
             f"{', '.join(hooks)} alone (beside the plugins it builds on), and {other!r} "
             f"answers {'them' if len(hooks) > 1 else 'it'} too; list only one of them",
         )
+
+
+def _plugin_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
+    """Ask every plugin of the variant what in its data it cannot play."""
+    try:
+        manager = registry.plugin_manager(data["plugins"])
+        answers = manager.hook.bezique_variant_problems(data=copy.deepcopy(data))
+    except Exception as exc:  # an outside plugin's check failed: say so, at the list
+        return [locator.message(("plugins",), f"cannot ask the plugins to check it: {exc}")]
+    messages: list[_Message] = []
+    for answer in answers:
+        for where, text in answer or ():
+            paths = where if isinstance(where, list) else [where]
+            known = [_known_part(data, tuple(path)) for path in paths] or [()]
+            messages.append(locator.message(locator.latest(known), str(text)))
+    return messages
+
+
+def _known_part(data: Any, path: JsonPath) -> JsonPath:
+    """The longest start of ``path`` that names a value in ``data`` (a plugin may name more)."""
+    for index, part in enumerate(path):
+        if isinstance(data, dict) and isinstance(part, str) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return path[:index]
+    return path
 
 
 def _plugin_answers(caller: Any) -> dict[str, list[str]]:

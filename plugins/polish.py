@@ -47,7 +47,7 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins import ordinary
 from bezique.plugins.ordinary import (
     Combination,
@@ -135,6 +135,26 @@ def bezique_exclusive_hooks() -> list[str]:
         "bezique_next_declarer",
         "bezique_trick_scores",
     ]
+
+
+@hookimpl
+def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
+    """The seven of trumps is never an open card (A20b): its exchange takes it from a trick."""
+    spec: dict[str, list[str]] = data.get("open_cards", OPEN_CARDS)
+    seven: str = data["seven_of_trumps"]["rank"]
+    problems: list[tuple[list[KeyPath], str]] = []
+    for key in ("ranks", "trump_ranks"):
+        if seven in spec[key]:
+            path: KeyPath = ("open_cards", key, spec[key].index(seven))
+            problems.append(
+                (
+                    [path, ("seven_of_trumps", "rank")],
+                    f"open_cards.{key} names {seven!r}, the rank of the seven of trumps, which "
+                    "is never an open card: it is exchanged for the turn-up or scores where it "
+                    "lies (S0 Polish section, A20b); leave it out of the open ranks",
+                )
+            )
+    return problems
 
 
 @hookimpl

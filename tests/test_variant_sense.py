@@ -130,3 +130,70 @@ def test_plugins_that_answer_one_procedure_alone_are_not_mixed(
     path = house(tmp_path, line + "\n", base="polish")
     column = line.index(plugins[1:-1].split(", ")[2]) + 1  # the third entry, the later one
     assert problems(path) == [f"{path}:4:{column}: plugins[2]: {message}"]
+
+
+# ------------------------------------------------------------------ other combinations
+
+
+def test_a_bezique_of_two_copies_of_one_card_is_refused(tmp_path: Path) -> None:
+    # Its declaration 'declare bezique QS QS' could not name its cards apart.
+    path = house(tmp_path, "declarations:\n  bezique_cards:\n    H: [QS, QS]\n")
+    assert problems(path) == [
+        f"{path}:6:13: declarations.bezique_cards.H[1]: the bezique is two different cards "
+        "(a queen and a knave in S0); 'QS' is named twice"
+    ]
+
+
+NOTHING_SCORES = """\
+brisques:
+  points: 0
+last_trick:
+  points: 0
+seven_of_trumps:
+  turn_up_points: 0
+  declare_points: 0
+  exchange_points: 0
+declarations:
+  combinations:
+    marriage: {points: 0}
+    royal_marriage: {points: 0}
+    sequence: {points: 0}
+    bezique: {points: 0}
+    double_bezique: {points: 0}
+    four_aces: {points: 0}
+    four_kings: {points: 0}
+    four_queens: {points: 0}
+    four_knaves: {points: 0}
+"""
+
+
+def test_a_variant_where_nothing_scores_is_refused(tmp_path: Path) -> None:
+    # No one could ever reach the target: random play would never end.
+    path = house(tmp_path, NOTHING_SCORES)
+    assert problems(path) == [  # at the first of them the house rule set
+        f"{path}:5:11: brisques.points: no rule of this variant "
+        "scores a point (combinations, brisques, last trick, seven of trumps, carte blanche), "
+        "so no one can reach game.target 1000; give one of them points"
+    ]
+
+
+def test_one_rule_that_scores_is_enough(tmp_path: Path) -> None:
+    scoring = NOTHING_SCORES.replace("last_trick:\n  points: 0", "last_trick:\n  points: 10")
+    path = house(tmp_path, scoring)
+    assert load_variant(path).data["last_trick"]["points"] == 10
+
+
+def test_polish_refuses_the_seven_of_trumps_as_an_open_card(tmp_path: Path) -> None:
+    # The seven's rank made a knave: knaves are open cards (S0 Polish, A20b).
+    path = house(tmp_path, "seven_of_trumps:\n  rank: J\n", base="polish")
+    assert problems(path) == [
+        f"{path}:5:9: seven_of_trumps.rank: open_cards.ranks names 'J', the rank of the seven "
+        "of trumps, which is never an open card: it is exchanged for the turn-up or scores "
+        "where it lies (S0 Polish section, A20b); leave it out of the open ranks"
+    ]
+    path = house(tmp_path, "open_cards:\n  trump_ranks: [T, '7']\n", base="polish")
+    assert problems(path) == [
+        f"{path}:5:20: open_cards.trump_ranks[1]: open_cards.trump_ranks names '7', the rank of "
+        "the seven of trumps, which is never an open card: it is exchanged for the turn-up or "
+        "scores where it lies (S0 Polish section, A20b); leave it out of the open ranks"
+    ]
