@@ -9,8 +9,12 @@ replaced, and ``null`` deletes an inherited key.  Overrides from the API or a
 game record merge on top the same way.
 
 The merged data is checked against ``schemas/variant.schema.json`` and then for
-sense (packets add up, every rank and card named exists, the pack is big enough,
-every plugin is known).  Every problem is reported as
+sense, so that a variant that validates plays: packets add up, every rank and
+card named exists, the pack holds the hands and what is left goes round the
+players, some rule scores, every plugin is known and listed after the plugins it
+builds on (``bezique_requires``), no two plugins answer a hook one of them keeps
+to itself (``bezique_exclusive_hooks``), and each plugin finds nothing in the
+data it cannot play (``bezique_variant_problems``).  Every problem is reported as
 ``FILE:LINE:COL: path.to.key: message`` at the file that set the offending
 value, or ``<overrides>: path.to.key: message``; all of them are raised together
 as one :class:`~bezique.errors.VariantError`.  Nothing is written, and the only
@@ -734,7 +738,6 @@ def _sense_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
     checks = (
         _check_packets,
         _check_pack_size,
-        _check_stock,
         _check_ranks_named,
         _check_bezique_cards,
         _check_combination_sizes,
@@ -782,6 +785,11 @@ def _check_packets(data: dict[str, Any], locator: _Locator) -> Iterator[_Message
 
 
 def _check_pack_size(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    """The pack holds the hands and a card more, and what is left goes round the players.
+
+    After every trick each player draws one card, the turn-up last of all, so the
+    cards left after the deal must be a multiple of the players.
+    """
     cards = _section(data, "cards")
     players, hand = _count(data.get("players")), _count(_section(data, "deal").get("hand_size"))
     packs = _count(cards.get("packs"))
@@ -790,32 +798,6 @@ def _check_pack_size(data: dict[str, Any], locator: _Locator) -> Iterator[_Messa
         return
     assert players is not None and hand is not None and packs is not None
     have, need = packs * len(ranks) * len(suits), players * hand + 1
-    if need > have:
-        where = locator.latest(
-            [("deal", "hand_size"), ("players",), ("cards", "packs"), ("cards", "ranks")]
-        )
-        yield locator.message(
-            where,
-            f"{players} hands of {hand} cards and one card left over need {need} cards, but the "
-            f"pack holds {have} ({packs} x {len(ranks)} ranks x {len(suits)} suits); "
-            "deal fewer cards or shuffle in more packs",
-        )
-
-
-def _check_stock(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
-    """The cards left after the deal go round the players, one each after every trick."""
-    cards = _section(data, "cards")
-    players, hand = _count(data.get("players")), _count(_section(data, "deal").get("hand_size"))
-    packs = _count(cards.get("packs"))
-    ranks, suits = cards.get("ranks"), cards.get("suits")
-    if None in (players, hand, packs) or not isinstance(ranks, list) or not isinstance(suits, list):
-        return
-    assert players is not None and hand is not None and packs is not None
-    size = packs * len(ranks) * len(suits)
-    left = size - players * hand
-    if left <= 0 or left % players == 0:
-        return  # too small a pack is _check_pack_size's
-    turn_up = " (the turn-up included)" if _section(data, "trumps").get("mode") == "turn_up" else ""
     where = locator.latest(
         [
             ("deal", "hand_size"),
@@ -825,12 +807,25 @@ def _check_stock(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
             ("cards", "suits"),
         ]
     )
-    yield locator.message(
-        where,
-        f"{players} hands of {hand} cards leave {left} of the {size} cards to draw{turn_up}, "
-        f"which do not go round {players} players one card each a trick; make the cards left "
-        f"a multiple of {players} (deal.hand_size, cards.packs, players)",
-    )
+    if need > have:
+        yield locator.message(
+            where,
+            f"{players} hands of {hand} cards and one card left over need {need} cards, but the "
+            f"pack holds {have} ({packs} x {len(ranks)} ranks x {len(suits)} suits); "
+            "deal fewer cards or shuffle in more packs",
+        )
+    elif (have - players * hand) % players:
+        left = have - players * hand
+        turn_up = (
+            " (the turn-up included)" if _section(data, "trumps").get("mode") == "turn_up" else ""
+        )
+        yield locator.message(
+            where,
+            f"{players} hands of {hand} card{'s' * (hand != 1)} leave {left} of the {have} "
+            f"cards to draw{turn_up}, which do not go round {players} players one card each a "
+            f"trick; make the cards left a multiple of {players} (deal.hand_size, cards.packs, "
+            "players)",
+        )
 
 
 def _named_ranks(data: dict[str, Any]) -> Iterator[tuple[JsonPath, Any]]:
@@ -1016,27 +1011,26 @@ def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Messag
                 f"plugin {name!r} builds on plugin {need!r}, which must be listed before it; "
                 f"write plugins: [{', '.join(order)}]",
             )
-    clashes: dict[tuple[str, str], tuple[str, list[str]]] = {}
-    for name in names:
-        for hook in exclusive.get(name, ()):
-            caller = getattr(manager.hook, hook, None)
-            others = [i.plugin_name for i in caller.get_hookimpls()] if caller else []
-            for other in others:
-                if other != name and other not in requires.get(name, ()):
-                    pair = (
-                        (name, other) if names.index(name) < names.index(other) else (other, name)
+    answering = {
+        hook: {impl.plugin_name for impl in getattr(manager.hook, hook).get_hookimpls()}
+        for hook in {hook for hooks in exclusive.values() for hook in hooks}
+        if hasattr(manager.hook, hook)
+    }
+    for index, second in enumerate(names):
+        for first in names[:index]:
+            for owner, other in ((first, second), (second, first)):
+                if other in requires.get(owner, ()):
+                    continue
+                hooks = [h for h in exclusive.get(owner, ()) if other in answering.get(h, ())]
+                if hooks:
+                    yield locator.message(
+                        ("plugins", index),
+                        f"plugins {first!r} and {second!r} cannot be played together: "
+                        f"{owner!r} answers {', '.join(hooks)} alone (beside the plugins it "
+                        f"builds on), and {other!r} answers {'them' if len(hooks) > 1 else 'it'} "
+                        "too; list only one of them",
                     )
-                    owner, hooks = clashes.setdefault(pair, (name, []))
-                    if owner == name:
-                        hooks.append(hook)
-    for (first, second), (owner, hooks) in clashes.items():
-        other = second if owner == first else first
-        yield locator.message(
-            ("plugins", names.index(second)),
-            f"plugins {first!r} and {second!r} cannot be played together: {owner!r} answers "
-            f"{', '.join(hooks)} alone (beside the plugins it builds on), and {other!r} "
-            f"answers {'them' if len(hooks) > 1 else 'it'} too; list only one of them",
-        )
+                    break
 
 
 def _plugin_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
@@ -1058,12 +1052,11 @@ def _plugin_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
 def _known_part(data: Any, path: JsonPath) -> JsonPath:
     """The longest start of ``path`` that names a value in ``data`` (a plugin may name more)."""
     for index, part in enumerate(path):
-        if isinstance(data, dict) and isinstance(part, str) and part in data:
-            data = data[part]
-        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
-            data = data[part]
-        else:
+        in_mapping = isinstance(data, dict) and isinstance(part, str) and part in data
+        in_list = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if not (in_mapping or in_list):
             return path[:index]
+        data = data[part]
     return path
 
 

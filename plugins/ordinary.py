@@ -29,7 +29,7 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import KeyPath, hookimpl
 from bezique.ruleset import RandomTrick, Ruleset
 
 
@@ -516,6 +516,24 @@ def tables(state: GameState) -> Tables:
 def tables_of(rules: Ruleset) -> Tables:
     """Return this plugin's compiled tables for ``rules``' variant (made once)."""
     return rules.compiled(_KEY, lambda: Tables(rules))
+
+
+@hookimpl
+def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
+    """What in a variant's data these rules cannot play."""
+    players: int = data["players"]
+    carte_blanche = data.get("carte_blanche", {})
+    if carte_blanche.get("enabled") and carte_blanche.get("from_opponent") and players > 2:
+        return [
+            (
+                [("carte_blanche", "from_opponent"), ("players",)],
+                "carte blanche taken from the opponent is S4's two-hand reading (A18); with "
+                f"{players} players no source says who pays, and taken from every other player "
+                "the scores may fall hand after hand so that the game never ends; set it false, "
+                "or play two hands",
+            )
+        ]
+    return []
 
 
 @hookimpl

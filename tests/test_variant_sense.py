@@ -7,15 +7,26 @@ messages, or plays random games to the end (``bezique.testing.random_conformance
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
+import re
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from bezique.cli import main
 from bezique.errors import VariantError
-from bezique.variant import load_variant
+from bezique.game import new_game
+from bezique.registry import known_plugins
+from bezique.simulate import simulate
+from bezique.testing import check_invariants, random_conformance
+from bezique.variant import load_variant, validate_paths, variant_schema, variant_summaries
 
 HEADER = "name: house\nextends: {base}\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
@@ -196,4 +207,234 @@ def test_polish_refuses_the_seven_of_trumps_as_an_open_card(tmp_path: Path) -> N
         f"{path}:5:20: open_cards.trump_ranks[1]: open_cards.trump_ranks names '7', the rank of "
         "the seven of trumps, which is never an open card: it is exchanged for the turn-up or "
         "scores where it lies (S0 Polish section, A20b); leave it out of the open ranks"
+    ]
+
+
+# ------------------------------------------------------------------ the generator
+
+SCHEMA = variant_schema()
+DEFS: dict[str, Any] = SCHEMA["$defs"]
+PRESETS = [name for name, _ in variant_summaries()]
+RANKS = ["A", "T", "K", "Q", "J", "9", "8", "7"]
+SUITS = ["S", "H", "D", "C"]
+CAPS = {"hand_size": 12, "target": 3000, "count": 8, "beziques": 4, "level": 4}
+"""Upper bounds for integers the schema leaves open (or allows up to 15): small games."""
+LOCATED = re.compile(r"\S+\.yaml:\d+:\d+: \S")
+"""A problem as `bezique validate` must print it: FILE:LINE:COL: message."""
+
+
+def resolved(prop: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in prop:
+        prop = {
+            **DEFS[prop["$ref"].rsplit("/", 1)[1]],
+            **{k: v for k, v in prop.items() if k != "$ref"},
+        }
+    return prop
+
+
+def scalar(name: str, prop: dict[str, Any]) -> st.SearchStrategy[Any] | None:
+    """A strategy for a schema-valid scalar (an enum, a boolean, a bounded integer), or None."""
+    prop = resolved(prop)
+    if "enum" in prop:
+        return st.sampled_from(prop["enum"])
+    if prop.get("type") == "boolean":
+        return st.booleans()
+    if prop.get("type") == "integer":
+        low = prop.get("minimum", 0)
+        if "minimum" in prop and low == 0:  # points: often round numbers
+            return st.sampled_from([0, 10, 20, 40, 50, 100, 500])
+        return st.integers(low, min(prop.get("maximum", 99), CAPS.get(name, 99)))
+    return None
+
+
+def section(name: str) -> st.SearchStrategy[dict[str, Any]]:
+    """Some of a section's scalar keys, each set to a schema-valid value."""
+    props = DEFS[name]["properties"]
+    keys = {k: s for k, p in props.items() if (s := scalar(k, p)) is not None}
+    return st.fixed_dictionaries({}, optional=keys)
+
+
+def now_and_then(odds: int) -> st.SearchStrategy[bool]:
+    """True about once in ``odds + 1`` draws (False when shrinking)."""
+    return st.sampled_from([False] * odds + [True])
+
+
+@st.composite
+def deal(draw: st.DrawFn) -> dict[str, Any]:
+    hand = draw(st.integers(1, CAPS["hand_size"]))
+    if draw(now_and_then(9)):  # now and then packets that do not add up
+        return {
+            "hand_size": hand,
+            "packets": draw(st.lists(st.integers(1, 4), min_size=1, max_size=4)),
+        }
+    packets, left = [], hand
+    while left:
+        packets.append(draw(st.integers(1, min(left, 4))))
+        left -= packets[-1]
+    return {"hand_size": hand, "packets": packets}
+
+
+def combination_change() -> st.SearchStrategy[Any]:
+    props = DEFS["combination"]["properties"]
+    keys = {k: s for k, p in props.items() if (s := scalar(k, p)) is not None}
+    return st.one_of(st.none(), st.fixed_dictionaries({}, optional=keys))
+
+
+@st.composite
+def house_rule(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A preset to extend and a few keys over it, each a value the schema allows."""
+    base = draw(st.sampled_from(PRESETS))
+    rule: dict[str, Any] = {}
+    top = {k: s for k, p in SCHEMA["properties"].items() if (s := scalar(k, p)) is not None}
+    rule.update(draw(st.fixed_dictionaries({}, optional=top)))
+    for name in (
+        "cards",
+        "trumps",
+        "seven_of_trumps",
+        "declarations",
+        "brisques",
+        "last_trick",
+        "endgame",
+        "game",
+        "carte_blanche",
+    ):
+        if draw(st.booleans()):
+            rule[name] = draw(section(name))
+    if draw(st.booleans()):
+        rule["deal"] = draw(deal())
+    if draw(now_and_then(3)):
+        names = [*load_variant(base).data["declarations"]["combinations"], "extra"]
+        changes = draw(st.dictionaries(st.sampled_from(names), combination_change(), max_size=3))
+        if "extra" in changes:  # a new row: four sevens, say
+            changes["extra"] = {
+                "points": 10,
+                "class": "sevens",
+                "level": 1,
+                "rank": "7",
+                "count": 4,
+            }
+        rule.setdefault("declarations", {})["combinations"] = changes
+    if draw(now_and_then(9)):
+        short = st.sampled_from([[r for r in RANKS if r not in drop] for drop in ("9", "8", "98")])
+        anything = st.lists(st.sampled_from(RANKS), min_size=1, unique=True)
+        rule.setdefault("cards", {})["ranks"] = draw(anything if draw(now_and_then(3)) else short)
+    if draw(now_and_then(4)):
+        others = sorted(set(known_plugins()) - {"ordinary"})
+        plugins = draw(st.lists(st.sampled_from(others), max_size=2, unique=True))
+        if not draw(now_and_then(4)):  # mostly on top of the ordinary plugin
+            plugins.insert(draw(st.integers(0, len(plugins))), "ordinary")
+        rule["plugins"] = plugins or ["ordinary"]
+    if draw(now_and_then(4)):
+        players = rule.get("players") or load_variant(base).data["players"]
+        seats = draw(st.permutations(range(players)))
+        count = draw(st.integers(2, max(2, players)))
+        rule["partnerships"] = {
+            "sides": [list(seats[i::count]) for i in range(count) if seats[i::count]],
+            "declarer": draw(st.sampled_from(["either", "winner_or_partner"])),
+            "shared_beziques": draw(st.booleans()),
+        }
+    if draw(now_and_then(5)):
+        rule.setdefault("seven_of_trumps", {})["rank"] = draw(st.sampled_from(RANKS))
+    if draw(now_and_then(5)):
+        rule.setdefault("brisques", {})["ranks"] = draw(
+            st.lists(st.sampled_from(RANKS), unique=True)
+        )
+    if draw(now_and_then(5)):
+        cards = st.builds("".join, st.tuples(st.sampled_from(RANKS), st.sampled_from(SUITS)))
+        rule.setdefault("declarations", {})["bezique_cards"] = {
+            suit: draw(st.lists(cards, min_size=2, max_size=2)) for suit in SUITS
+        }
+    if draw(now_and_then(9)):
+        rule.setdefault("cards", {})["suits"] = draw(
+            st.lists(st.sampled_from(SUITS), min_size=1, unique=True)
+        )
+    if draw(now_and_then(5)):
+        rule["open_cards"] = {
+            "ranks": draw(st.lists(st.sampled_from(RANKS), unique=True)),
+            "trump_ranks": draw(st.lists(st.sampled_from(RANKS), unique=True)),
+        }
+    return base, rule
+
+
+GENERATED = settings(
+    max_examples=int(os.environ.get("BEZIQUE_GENERATED", "60")),
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("generated")
+
+
+@GENERATED
+@given(case=house_rule(), seed=st.integers(0, 2**16))
+def test_a_generated_house_rule_is_refused_at_its_keys_or_plays(
+    folder: Path, case: tuple[str, dict[str, Any]], seed: int
+) -> None:
+    base, rule = case
+    path = folder / "generated.yaml"
+    text = yaml.safe_dump({"name": "generated", "extends": base, "summary": "Generated.", **rule})
+    path.write_text(text, encoding="utf-8")
+    found = validate_paths([os.fspath(path)])
+    if found:
+        assert all(LOCATED.match(problem) for problem in found), found
+        event("refused: " + min(p.split(": ")[1] for p in found))
+        return
+    event("played")
+    variant = load_variant(path)
+    # Whole games of random players: invariants after every action, each record replayed...
+    assert random_conformance(variant, hands=1, seed=seed) >= 1
+    # ...and `bezique simulate`'s fast path to each game's end.
+    stats = simulate(os.fspath(path), 2, seed)
+    assert stats["games"] == 2
+
+
+@pytest.mark.parametrize("mode", ["turn_up", "first_marriage"])
+def test_every_deal_geometry_is_refused_at_its_keys_or_plays_a_hand(mode: str) -> None:
+    # Packs x players x hand size, one packet: the pack must hold the hands and one card
+    # more, and the cards left must go round the players; every other geometry plays.
+    played = refused = 0
+    for packs, players, hand in itertools.product(range(2, 5), range(2, 6), range(1, 10)):
+        overrides = {
+            "players": players,
+            "cards": {"packs": packs},
+            "deal": {"hand_size": hand, "packets": [hand]},
+            "trumps": {"mode": mode},
+        }
+        left = packs * 32 - players * hand
+        try:
+            variant = load_variant("ordinary", overrides)
+        except VariantError as error:
+            assert left < 1 or left % players, (overrides, error.problems)
+            [problem] = error.problems
+            assert problem.split(": ")[1] in {"players", "cards.packs", "deal.hand_size"}
+            refused += 1
+            continue
+        assert left >= 1 and left % players == 0, overrides
+        state = new_game(variant, seed=packs * 100 + players * 10 + hand)
+        state.playout(random.Random(hand), hands=1)
+        check_invariants(state)
+        assert state.hand_no == 1 or state.is_over()
+        played += 1
+    assert played and refused
+
+
+def test_carte_blanche_taken_from_the_opponent_is_a_two_hand_rule(tmp_path: Path) -> None:
+    # With more seats each opponent paid the holder's 50: 8 one-card hands drove every
+    # score below zero, hand after hand, and the game never ended.
+    path = house(tmp_path, "players: 3\ncards:\n  packs: 3\n", base="house-carte-blanche")
+    assert load_variant(path).data["carte_blanche"]["from_opponent"] is False
+    path = house(
+        tmp_path,
+        "players: 3\ncards:\n  packs: 3\ncarte_blanche:\n  from_opponent: true\n",
+        base="house-carte-blanche",
+    )
+    assert problems(path) == [
+        f"{path}:8:18: carte_blanche.from_opponent: carte blanche taken from the opponent is "
+        "S4's two-hand reading (A18); with 3 players no source says who pays, and taken from "
+        "every other player the scores may fall hand after hand so that the game never ends; "
+        "set it false, or play two hands"
     ]
