@@ -948,7 +948,12 @@ def _check_some_rule_scores(data: dict[str, Any], locator: _Locator) -> Iterator
     if _section(data, "trumps").get("mode") != "first_marriage":  # then no seven scores
         sevens = ("turn_up_points", "declare_points", "exchange_points")
         paths += [("seven_of_trumps", key) for key in sevens]
-    paths += [("declarations", "combinations", name, "points") for name in combinations]
+    hand = _count(_section(data, "deal").get("hand_size")) or 0
+    paths += [
+        ("declarations", "combinations", name, "points")
+        for name, row in combinations.items()
+        if _combination_size(row) <= hand  # declared cards stay in the hand
+    ]
     if _section(data, "carte_blanche").get("enabled") is True:
         paths.append(("carte_blanche", "points"))
     values = [_count(_value(data, path)) for path in paths]
@@ -956,10 +961,20 @@ def _check_some_rule_scores(data: dict[str, Any], locator: _Locator) -> Iterator
         return  # something scores (or the schema will say what is wrong)
     yield locator.message(
         locator.latest(paths),
-        "no rule of this variant scores a point (combinations, brisques, last trick, seven of "
-        f"trumps, carte blanche), so no one can reach game.target "
+        "no rule of this variant scores a point (combinations that fit in a hand, brisques, "
+        "last trick, seven of trumps, carte blanche), so no one can reach game.target "
         f"{_section(data, 'game').get('target')}; give one of them points",
     )
+
+
+def _combination_size(row: Any) -> int:
+    """How many cards a row of the combination table takes (0 if it cannot be told)."""
+    if not isinstance(row, dict):
+        return 0
+    ranks, count, beziques = row.get("ranks"), _count(row.get("count")), _count(row.get("beziques"))
+    if isinstance(ranks, list):
+        return len(ranks)
+    return count if count is not None else 2 * beziques if beziques is not None else 0
 
 
 def _value(data: Any, path: JsonPath) -> Any:

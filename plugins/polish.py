@@ -139,7 +139,7 @@ def bezique_exclusive_hooks() -> list[str]:
 
 @hookimpl
 def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
-    """The seven of trumps is never an open card (A20b): its exchange takes it from a trick."""
+    """The seven of trumps is never an open card (A20b), and some combination can be open."""
     spec: dict[str, list[str]] = data.get("open_cards", OPEN_CARDS)
     seven: str = data["seven_of_trumps"]["rank"]
     problems: list[tuple[list[KeyPath], str]] = []
@@ -154,7 +154,28 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
                     "lies (S0 Polish section, A20b); leave it out of the open ranks",
                 )
             )
+    if not any(
+        _ranks_of(data, row) <= {*spec["ranks"], *spec["trump_ranks"]}
+        for row in data["declarations"]["combinations"].values()
+    ):
+        problems.append(
+            (
+                [("open_cards", "ranks"), ("open_cards", "trump_ranks")],
+                "no combination can be made of open cards, the only ones declared from in "
+                "Polish bezique (S0 Polish section): name the ranks of some combination in "
+                "open_cards",
+            )
+        )
     return problems
+
+
+def _ranks_of(data: dict[str, Any], row: dict[str, Any]) -> set[str]:
+    """The ranks a row of the combination table takes (a bezique: its cards' ranks)."""
+    if "ranks" in row:
+        return set(row["ranks"])
+    if "rank" in row:
+        return {row["rank"]}
+    return {card[0] for pair in data["declarations"]["bezique_cards"].values() for card in pair}
 
 
 @hookimpl

@@ -182,10 +182,30 @@ def test_a_variant_where_nothing_scores_is_refused(tmp_path: Path) -> None:
     # No one could ever reach the target: random play would never end.
     path = house(tmp_path, NOTHING_SCORES)
     assert problems(path) == [  # at the first of them the house rule set
-        f"{path}:5:11: brisques.points: no rule of this variant "
-        "scores a point (combinations, brisques, last trick, seven of trumps, carte blanche), "
-        "so no one can reach game.target 1000; give one of them points"
+        f"{path}:5:11: brisques.points: no rule of this variant scores a point (combinations "
+        "that fit in a hand, brisques, last trick, seven of trumps, carte blanche), so no one "
+        "can reach game.target 1000; give one of them points"
     ]
+
+
+def test_combinations_larger_than_a_hand_score_nothing(tmp_path: Path) -> None:
+    # One-card hands under trumps named by the first marriage (no seven scores): every
+    # combination takes two cards or more, so nothing could ever be scored.
+    body = (
+        "deal:\n  hand_size: 1\n  packets: [1]\nbrisques:\n  points: 0\nlast_trick:\n  points: 0\n"
+    )
+    path = house(tmp_path, body, base="house-first-marriage")
+    assert problems(path) == [
+        f"{path}:8:11: brisques.points: no rule of this variant scores a point (combinations "
+        "that fit in a hand, brisques, last trick, seven of trumps, carte blanche), so no one "
+        "can reach game.target 1000; give one of them points"
+    ]
+    scoring = house(
+        tmp_path,
+        body.replace("hand_size: 1\n  packets: [1]", "hand_size: 2\n  packets: [2]"),
+        base="house-first-marriage",
+    )
+    assert load_variant(scoring).data["deal"]["hand_size"] == 2  # a marriage fits
 
 
 def test_one_rule_that_scores_is_enough(tmp_path: Path) -> None:
@@ -384,10 +404,13 @@ def test_a_generated_house_rule_is_refused_at_its_keys_or_plays(
         event("refused: " + min(p.split(": ")[1] for p in found))
         return
     event("played")
-    variant = load_variant(path)
-    # Whole games of random players: invariants after every action, each record replayed...
+    # Whole games of random players, invariants after every action and each record
+    # replayed (to a target of at most 500: a game of one rare scoring rule to 3000
+    # would take thousands of hands)...
+    target = load_variant(path).data["game"]["target"]
+    variant = load_variant(path, {"game": {"target": min(target, 500)}})
     assert random_conformance(variant, hands=1, seed=seed) >= 1
-    # ...and `bezique simulate`'s fast path to each game's end.
+    # ...and `bezique simulate`'s fast path to each game's end, at the variant's target.
     stats = simulate(os.fspath(path), 2, seed)
     assert stats["games"] == 2
 
@@ -420,6 +443,18 @@ def test_every_deal_geometry_is_refused_at_its_keys_or_plays_a_hand(mode: str) -
         assert state.hand_no == 1 or state.is_over()
         played += 1
     assert played and refused
+
+
+def test_polish_refuses_open_cards_that_make_no_combination(tmp_path: Path) -> None:
+    # Declarations come from the open cards only: with none of these ranks, none is made.
+    path = house(tmp_path, "open_cards:\n  ranks: ['9']\n  trump_ranks: []\n", base="polish")
+    assert problems(path) == [
+        f"{path}:5:3: open_cards.ranks: no combination can be made of open cards, the only "
+        "ones declared from in Polish bezique (S0 Polish section): name the ranks of some "
+        "combination in open_cards"
+    ]
+    path = house(tmp_path, "open_cards:\n  ranks: [K]\n  trump_ranks: [Q]\n", base="polish")
+    assert load_variant(path).data["open_cards"]["ranks"] == ["K"]  # a marriage of trumps
 
 
 def test_carte_blanche_taken_from_the_opponent_is_a_two_hand_rule(tmp_path: Path) -> None:
