@@ -25,8 +25,8 @@ Arguments, named exactly as below, that an implementation may take (any subset):
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -36,11 +36,12 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
     from importlib.abc import Traversable
 
 if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
-
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
     from bezique.ruleset import RandomTrick, Ruleset
+
+KeyPath = tuple[str | int, ...]
+"""Where a value is in a variant's data: its keys and list indexes, outermost first."""
 
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -54,6 +55,48 @@ def bezique_variant_files() -> Mapping[str, Traversable] | None:
     Called on every installed plugin (not ``firstresult``) when the catalogue of
     variants is built.  Return a mapping from variant name to the YAML file (a
     path or an :mod:`importlib.resources` traversable), or ``None``.
+    """
+
+
+@hookspec
+def bezique_requires() -> Sequence[str] | None:
+    """Name the plugins this plugin builds on, which a variant must list before it.
+
+    Asked of each plugin a variant lists, on its own, when the variant is checked (not
+    ``firstresult``; not a game hook).  Return registered plugin names (a plugin that
+    answers only what it changes, falling through to the ordinary rules for the rest,
+    returns ``["ordinary"]``), or ``None``.  A variant whose ``plugins:`` leaves one out,
+    or lists it after, is refused at that entry.
+    """
+
+
+@hookspec
+def bezique_exclusive_hooks() -> Sequence[str] | None:
+    """Name the hooks this plugin answers alone: no other plugin of a variant may answer them.
+
+    Asked of each plugin a variant lists, when the variant is checked (not
+    ``firstresult``; not a game hook).  The plugins it builds on (see
+    :func:`bezique_requires`) may still answer them: it falls through to them.  A
+    plugin whose procedure another plugin's answers would break (Polish bezique's
+    declarations from the open rows, say) names those hooks here, so that a variant
+    listing both is refused rather than played by a silent last-wins.  Return hook
+    names, or ``None``.
+    """
+
+
+@hookspec
+def bezique_variant_problems(
+    data: Mapping[str, Any],
+) -> Sequence[tuple[KeyPath | list[KeyPath], str]] | None:
+    """Say what in a variant's data this plugin cannot play, before any game is built.
+
+    Asked of every plugin a variant lists (not ``firstresult``; not a game hook),
+    once its merged ``data`` (a copy) satisfies the schema and the loader's own
+    checks.  Return ``(path, message)`` pairs: ``path`` is the tuple of keys and
+    list indexes of the offending value (``("open_cards", "ranks", 2)``), or a list
+    of such tuples when values clash (the message goes to the one set last); the
+    loader reports each message at the file, line and column that set it.  Return
+    ``None`` or ``[]`` when all is well.
     """
 
 

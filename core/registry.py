@@ -87,6 +87,8 @@ class _Discovery:
     entries: dict[str, PluginEntry]
     notes: list[str]
     catalogue: dict[str, Traversable]
+    checkers: dict[tuple[str, ...], pluggy.PluginManager] = field(default_factory=dict)
+    """Plugin managers that answer the variant checks, by plugin list (see checking_manager)."""
 
 
 _added: dict[str, PluginEntry] = {}
@@ -338,6 +340,28 @@ def plugin_manager(names: Iterable[str]) -> pluggy.PluginManager:
         except ValueError as exc:  # one module under two names: pluggy refuses
             raise PluginError(f"plugin {name!r} cannot be used here: {_said(exc)}") from None
     return manager
+
+
+MAX_CHECKERS = 64
+"""The most plugin lists whose checking managers are kept at once."""
+
+
+def checking_manager(names: Iterable[str]) -> pluggy.PluginManager:
+    """Return a plugin manager of the plugins ``names`` for asking the variant checks.
+
+    The same manager serves every variant with that plugin list (until plugins are
+    discovered again), so loading variants does not build one each time; it is only
+    asked, never changed.  Raise :class:`PluginError` as :func:`plugin_manager` does.
+    """
+    key = tuple(names)
+    checkers = _state().checkers
+    found = checkers.get(key)
+    if found is None:
+        found = plugin_manager(key)
+        if len(checkers) >= MAX_CHECKERS:
+            checkers.pop(next(iter(checkers)))
+        checkers[key] = found
+    return found
 
 
 def variant_files() -> dict[str, Traversable]:

@@ -9,8 +9,12 @@ replaced, and ``null`` deletes an inherited key.  Overrides from the API or a
 game record merge on top the same way.
 
 The merged data is checked against ``schemas/variant.schema.json`` and then for
-sense (packets add up, every rank and card named exists, the pack is big enough,
-every plugin is known).  Every problem is reported as
+sense, so that a variant that validates plays: packets add up, every rank and
+card named exists, the pack holds the hands and what is left goes round the
+players, some rule scores, every plugin is known and listed after the plugins it
+builds on (``bezique_requires``), no two plugins answer a hook one of them keeps
+to itself (``bezique_exclusive_hooks``), and each plugin finds nothing in the
+data it cannot play (``bezique_variant_problems``).  Every problem is reported as
 ``FILE:LINE:COL: path.to.key: message`` at the file that set the offending
 value, or ``<overrides>: path.to.key: message``; all of them are raised together
 as one :class:`~bezique.errors.VariantError`, at most
@@ -131,6 +135,8 @@ def load_variant(
     locator = _Locator(origins)
     problems += _schema_problems(data, locator)
     problems += _sense_problems(data, locator)
+    if not problems:  # the plugins' own checks read well-formed data only
+        problems += _plugin_problems(data, locator)
     if problems:
         raise VariantError(_ordered(problems))
     _fill_defaults(data)
@@ -946,6 +952,7 @@ def _sense_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
         _check_ranks_named,
         _check_bezique_cards,
         _check_combination_sizes,
+        _check_some_rule_scores,
         _check_plugins,
         _check_sides,
         _check_duels,
@@ -989,6 +996,11 @@ def _check_packets(data: dict[str, Any], locator: _Locator) -> Iterator[_Message
 
 
 def _check_pack_size(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    """The pack holds the hands and a card more, and what is left goes round the players.
+
+    After every trick each player draws one card, the turn-up last of all, so the
+    cards left after the deal must be a multiple of the players.
+    """
     cards = _section(data, "cards")
     players, hand = _count(data.get("players")), _count(_section(data, "deal").get("hand_size"))
     packs = _count(cards.get("packs"))
@@ -997,15 +1009,33 @@ def _check_pack_size(data: dict[str, Any], locator: _Locator) -> Iterator[_Messa
         return
     assert players is not None and hand is not None and packs is not None
     have, need = packs * len(ranks) * len(suits), players * hand + 1
+    where = locator.latest(
+        [
+            ("deal", "hand_size"),
+            ("players",),
+            ("cards", "packs"),
+            ("cards", "ranks"),
+            ("cards", "suits"),
+        ]
+    )
     if need > have:
-        where = locator.latest(
-            [("deal", "hand_size"), ("players",), ("cards", "packs"), ("cards", "ranks")]
-        )
         yield locator.message(
             where,
             f"{players} hands of {hand} cards and one card left over need {need} cards, but the "
             f"pack holds {have} ({packs} x {len(ranks)} ranks x {len(suits)} suits); "
             "deal fewer cards or shuffle in more packs",
+        )
+    elif (have - players * hand) % players:
+        left = have - players * hand
+        turn_up = (
+            " (the turn-up included)" if _section(data, "trumps").get("mode") == "turn_up" else ""
+        )
+        yield locator.message(
+            where,
+            f"{players} hands of {hand} card{'s' * (hand != 1)} leave {left} of the {have} "
+            f"cards to draw{turn_up}, which do not go round {players} players one card each a "
+            f"trick; make the cards left a multiple of {players} (deal.hand_size, cards.packs, "
+            "players)",
         )
 
 
@@ -1055,6 +1085,12 @@ def _check_bezique_cards(data: dict[str, Any], locator: _Locator) -> Iterator[_M
         yield from _check_bezique_suit(suit, suits, locator)
         for index, card in enumerate(pair if isinstance(pair, list) else []):
             yield from _check_card((*_BEZIQUE_CARDS, suit, index), card, ranks, suits, locator)
+        if isinstance(pair, list) and len(pair) == 2 and pair[0] == pair[1]:
+            yield locator.message(
+                (*_BEZIQUE_CARDS, suit, 1),
+                "the bezique is two different cards (a queen and a knave in S0); "
+                f"{pair[0]!r} is named twice",
+            )
     for suit in suits:
         if suit not in table:
             yield locator.message(
@@ -1113,14 +1149,148 @@ def _check_combination_sizes(data: dict[str, Any], locator: _Locator) -> Iterato
             )
 
 
+def _check_some_rule_scores(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
+    """Some rule scores points: otherwise no game could reach its target and end."""
+    combinations = _section(data, "declarations", "combinations")
+    paths: list[JsonPath] = []
+    if _section(data, "brisques").get("ranks"):
+        paths.append(("brisques", "points"))
+    paths.append(("last_trick", "points"))
+    if _section(data, "trumps").get("mode") != "first_marriage":  # then no seven scores
+        sevens = ("turn_up_points", "declare_points", "exchange_points")
+        paths += [("seven_of_trumps", key) for key in sevens]
+    hand = _count(_section(data, "deal").get("hand_size")) or 0
+    paths += [
+        ("declarations", "combinations", name, "points")
+        for name, row in combinations.items()
+        if _combination_size(row) <= hand  # declared cards stay in the hand
+    ]
+    if _section(data, "carte_blanche").get("enabled") is True:
+        paths.append(("carte_blanche", "points"))
+    values = [_count(_value(data, path)) for path in paths]
+    if None in values or any(values):
+        return  # something scores (or the schema will say what is wrong)
+    yield locator.message(
+        locator.latest(paths),
+        "no rule of this variant scores a point (combinations that fit in a hand, brisques, "
+        "last trick, seven of trumps, carte blanche), so no one can reach game.target "
+        f"{_section(data, 'game').get('target')}; give one of them points",
+    )
+
+
+def _combination_size(row: Any) -> int:
+    """How many cards a row of the combination table takes (0 if it cannot be told)."""
+    if not isinstance(row, dict):
+        return 0
+    ranks, count, beziques = row.get("ranks"), _count(row.get("count")), _count(row.get("beziques"))
+    if isinstance(ranks, list):
+        return len(ranks)
+    return count if count is not None else 2 * beziques if beziques is not None else 0
+
+
+def _value(data: Any, path: JsonPath) -> Any:
+    """The value at ``path`` in ``data``, or None."""
+    for part in path:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
+
+
 def _check_plugins(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:
     names = data.get("plugins")
     if not isinstance(names, list):
         return
+    usable = []
     for index, name in enumerate(names):
         problem = registry.plugin_problem(name) if isinstance(name, str) and name else None
         if problem is not None:
             yield locator.message(("plugins", index), problem)
+        elif isinstance(name, str) and name:
+            usable.append(name)
+    if len(usable) == len(names) == len(set(usable)):
+        yield from _check_plugin_needs(usable, locator)
+
+
+def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Message]:
+    """What the plugins declare of each other: those they build on, the hooks they keep.
+
+    A plugin's ``bezique_requires`` names plugins to list before it; its
+    ``bezique_exclusive_hooks`` names hooks that no other plugin listed may answer,
+    except those it builds on.
+    """
+    try:
+        manager = registry.checking_manager(names)
+        requires = _plugin_answers(manager.hook.bezique_requires)
+        exclusive = _plugin_answers(manager.hook.bezique_exclusive_hooks)
+    except Exception as exc:  # an outside plugin failed to answer: say so, at the list
+        yield locator.message(("plugins",), f"cannot ask the plugins what they need: {exc}")
+        return
+    for index, name in enumerate(names):
+        for need in requires.get(name, ()):
+            if need in names[:index]:
+                continue
+            order = [n for n in names if n != need]
+            order.insert(order.index(name), need)
+            yield locator.message(
+                ("plugins", index),
+                f"plugin {name!r} builds on plugin {need!r}, which must be listed before it; "
+                f"write plugins: [{', '.join(order)}]",
+            )
+    answering = {
+        hook: {impl.plugin_name for impl in getattr(manager.hook, hook).get_hookimpls()}
+        for hook in {hook for hooks in exclusive.values() for hook in hooks}
+        if hasattr(manager.hook, hook)
+    }
+    for index, second in enumerate(names):
+        for first in names[:index]:
+            for owner, other in ((first, second), (second, first)):
+                if other in requires.get(owner, ()):
+                    continue
+                hooks = [h for h in exclusive.get(owner, ()) if other in answering.get(h, ())]
+                if hooks:
+                    yield locator.message(
+                        ("plugins", index),
+                        f"plugins {first!r} and {second!r} cannot be played together: "
+                        f"{owner!r} answers {', '.join(hooks)} alone (beside the plugins it "
+                        f"builds on), and {other!r} answers {'them' if len(hooks) > 1 else 'it'} "
+                        "too; list only one of them",
+                    )
+                    break
+
+
+def _plugin_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
+    """Ask every plugin of the variant what in its data it cannot play."""
+    try:
+        manager = registry.checking_manager(data["plugins"])
+        answers = manager.hook.bezique_variant_problems(data=copy.deepcopy(data))
+    except Exception as exc:  # an outside plugin's check failed: say so, at the list
+        return [locator.message(("plugins",), f"cannot ask the plugins to check it: {exc}")]
+    messages: list[_Message] = []
+    for answer in answers:
+        for where, text in answer or ():
+            paths = where if isinstance(where, list) else [where]
+            known = [_known_part(data, tuple(path)) for path in paths] or [()]
+            messages.append(locator.message(locator.latest(known), str(text)))
+    return messages
+
+
+def _known_part(data: Any, path: JsonPath) -> JsonPath:
+    """The longest start of ``path`` that names a value in ``data`` (a plugin may name more)."""
+    for index, part in enumerate(path):
+        in_mapping = isinstance(data, dict) and isinstance(part, str) and part in data
+        in_list = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if not (in_mapping or in_list):
+            return path[:index]
+        data = data[part]
+    return path
+
+
+def _plugin_answers(caller: Any) -> dict[str, list[str]]:
+    """Ask each plugin's implementation of a hook that takes no argument: names by plugin."""
+    answers: dict[str, list[str]] = {}
+    for impl in caller.get_hookimpls():
+        answer = impl.function()
+        answers[impl.plugin_name] = [answer] if isinstance(answer, str) else list(answer or ())
+    return answers
 
 
 def _check_sides(data: dict[str, Any], locator: _Locator) -> Iterator[_Message]:

@@ -106,6 +106,22 @@ def refresh(state: GameState, t: Tables, player: int) -> None:
 
 
 @hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but Grand's declaring rules."""
+    return ["ordinary"]
+
+
+@hookimpl
+def bezique_exclusive_hooks() -> list[str]:
+    """Declaring again: another plugin's declaring rules would silently replace Grand's."""
+    return [
+        "bezique_turn_actions",
+        "bezique_apply_turn_action",
+        "bezique_refusal",
+    ]
+
+
+@hookimpl
 def bezique_deal_scores(state: GameState) -> None:
     """Start the hand's record of declarations; the ordinary plugin scores the deal."""
     state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}

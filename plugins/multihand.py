@@ -8,7 +8,9 @@ plugin read the current winning card of the trick, so a player who can neither
 follow suit nor win by trumping may throw away any card (S0 three-hand, A26).
 The triple bezique is a row of the variant's table (level 3 of the beziques
 class), which the ordinary class rule already lets a single or a double grow into
-(A15).
+(A15); what it scores when built on a double is the switch
+``declarations.bezique_ladder`` (1500 more, or 1000: the ordinary plugin's
+``declare_combination``).
 
 What this plugin adds is S0's second double bezique: a double declared with a
 bezique already used in a double (its queen and knave on the table at the double's
@@ -80,6 +82,12 @@ def multihand_refusal(
     if reason is None or not is_second_double(state, t, combo, cards):
         return reason
     return declaration_refusal(state, t, player, replace(combo, level=combo.level + 1), cards, kind)
+
+
+@hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but the second double and the duels."""
+    return ["ordinary"]
 
 
 @hookimpl

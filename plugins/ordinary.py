@@ -29,7 +29,7 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import KeyPath, hookimpl
 from bezique.ruleset import RandomTrick, Ruleset
 
 
@@ -66,6 +66,10 @@ class Combination:
     """Cards declared after the same trick in a lower combination of its class may complete it."""
     suit_forms: tuple[tuple[tuple[int, ...], int], ...] = ()
     """Same-suit combinations: for each suit's form, its faces and their mask."""
+    taken_off: tuple[int, ...] = ()
+    """Beziques kind under ``declarations.bezique_ladder: difference``: by the highest
+    level its cards already hold in its class, the points taken off its value (empty:
+    none ever)."""
 
 
 CountTest = tuple[int, int, int, Combination]
@@ -233,6 +237,17 @@ class Tables:
         """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
         self.by_name: dict[int, dict[str, Combination]] = {}
+        ladder = data["declarations"].get("bezique_ladder", "additive")
+        self.multiple_beziques: dict[tuple[str, int], int] = {}
+        """Under ``bezique_ladder: difference``, the value of each double or higher (two or
+        more bezique pairs) by class and level: what a higher one built on it takes off."""
+        if ladder == "difference":
+            for row in data["declarations"]["combinations"].values():
+                if row.get("beziques", 0) >= 2:
+                    key = (row["class"], row["level"])
+                    self.multiple_beziques[key] = max(
+                        row["points"], self.multiple_beziques.get(key, 0)
+                    )
 
     def brisques_won(self, winner: int, cards: Sequence[int]) -> tuple[ScoreEvent, ...]:
         """Return the score of the brisques in the trick ``cards`` won by ``winner``, if any.
@@ -407,7 +422,19 @@ class Tables:
             undecided and suit_rule == "trump",
             row.get("grows_in_one_trick", True),
             suit_forms,
+            self._taken_off(row) if pairs >= 2 else (),
         )
+
+    def _taken_off(self, row: dict[str, Any]) -> tuple[int, ...]:
+        """What a double or higher built on a lower one of its class takes off its value.
+
+        Indexed by the highest level its cards already hold: the value of the double
+        (or higher) at that level, if one is below it (``bezique_ladder: difference``);
+        nothing for a single (S0 footnote 3) or under ``additive`` (A15).
+        """
+        found = self.multiple_beziques
+        lower = [found.get((row["class"], level), 0) for level in range(row["level"])]
+        return tuple(lower) if any(lower) else ()
 
     def _bezique_pair(self, trump: int) -> list[str] | None:
         """Return the bezique cards under ``trump``.
@@ -489,6 +516,24 @@ def tables(state: GameState) -> Tables:
 def tables_of(rules: Ruleset) -> Tables:
     """Return this plugin's compiled tables for ``rules``' variant (made once)."""
     return rules.compiled(_KEY, lambda: Tables(rules))
+
+
+@hookimpl
+def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
+    """What in a variant's data these rules cannot play."""
+    players: int = data["players"]
+    carte_blanche = data.get("carte_blanche", {})
+    if carte_blanche.get("enabled") and carte_blanche.get("from_opponent") and players > 2:
+        return [
+            (
+                [("carte_blanche", "from_opponent"), ("players",)],
+                "carte blanche taken from the opponent is S4's two-hand reading (A18); with "
+                f"{players} players no source says who pays, and taken from every other player "
+                "the scores may fall hand after hand so that the game never ends; set it false, "
+                "or play two hands",
+            )
+        ]
+    return []
 
 
 @hookimpl
@@ -1114,9 +1159,16 @@ def declare_combination(
 ) -> None:
     """Score ``cards`` as ``combo`` and lay them on the table with their class levels.
 
-    ``new_cards`` are those never declared before (default: those at level 0).
+    ``new_cards`` are those never declared before (default: those at level 0).  A
+    double or higher built on a lower one scores its value, less that lower one's under
+    ``declarations.bezique_ladder: difference`` (see :attr:`Combination.taken_off`).
     """
     mask = 15 << combo.shift
+    points = combo.points
+    if combo.taken_off:  # bezique_ladder: difference
+        reached = max((state.levels[c] >> combo.shift) & 15 for c in cards)
+        if reached < combo.level:
+            points -= combo.taken_off[reached]
     if new_cards is None:
         new_cards = [c for c in cards if not state.levels[c]]
     state.turn.first_declared.extend(new_cards)
@@ -1133,7 +1185,7 @@ def declare_combination(
         pending.remove((combo.name, cards))
     texts = state.deck.card_texts
     detail = " ".join([texts[c] for c in cards])
-    state.score([ScoreEvent(player, combo.points, combo.name, detail)])
+    state.score([ScoreEvent(player, points, combo.name, detail)])
 
 
 @hookimpl

@@ -47,6 +47,12 @@ def _rules(state: GameState) -> dict[str, Any] | None:
 
 
 @hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but the partnerships' declaring."""
+    return ["ordinary"]
+
+
+@hookimpl
 def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int | None:
     """After the winner's turn, his partner's (S0: always; BIC-4: if the winner passed)."""
     rules = _rules(state)

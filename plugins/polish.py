@@ -47,7 +47,7 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins import ordinary
 from bezique.plugins.ordinary import (
     Combination,
@@ -117,6 +117,65 @@ def polish_tables(state: GameState) -> PolishTables:
 
 
 # ---------------------------------------------------------------------- the deal
+
+
+@hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary plugin, listed first: it plays all but the open cards."""
+    return ["ordinary"]
+
+
+@hookimpl
+def bezique_exclusive_hooks() -> list[str]:
+    """Declarations come from the open rows, which no other plugin's declaring rules know of."""
+    return [
+        "bezique_turn_actions",
+        "bezique_apply_turn_action",
+        "bezique_refusal",
+        "bezique_next_declarer",
+        "bezique_trick_scores",
+    ]
+
+
+@hookimpl
+def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
+    """The seven of trumps is never an open card (A20b), and some combination can be open."""
+    spec: dict[str, list[str]] = data.get("open_cards", OPEN_CARDS)
+    seven: str = data["seven_of_trumps"]["rank"]
+    problems: list[tuple[list[KeyPath], str]] = []
+    for key in ("ranks", "trump_ranks"):
+        if seven in spec[key]:
+            path: KeyPath = ("open_cards", key, spec[key].index(seven))
+            problems.append(
+                (
+                    [path, ("seven_of_trumps", "rank")],
+                    f"open_cards.{key} names {seven!r}, the rank of the seven of trumps, which "
+                    "is never an open card: it is exchanged for the turn-up or scores where it "
+                    "lies (S0 Polish section, A20b); leave it out of the open ranks",
+                )
+            )
+    if not any(
+        _ranks_of(data, row) <= {*spec["ranks"], *spec["trump_ranks"]}
+        for row in data["declarations"]["combinations"].values()
+    ):
+        problems.append(
+            (
+                [("open_cards", "ranks"), ("open_cards", "trump_ranks")],
+                "no combination can be made of open cards, the only ones declared from in "
+                "Polish bezique (S0 Polish section): name the ranks of some combination in "
+                "open_cards",
+            )
+        )
+    return problems
+
+
+def _ranks_of(data: dict[str, Any], row: dict[str, Any]) -> set[str]:
+    """The ranks a row of the combination table takes (a bezique: its cards' ranks)."""
+    if "ranks" in row:
+        return set(row["ranks"])
+    if "rank" in row:
+        return {row["rank"]}
+    return {card[0] for pair in data["declarations"]["bezique_cards"].values() for card in pair}
 
 
 @hookimpl

@@ -280,6 +280,83 @@ def test_triple_bezique_at_once_scores_1500_only() -> None:
     assert state.scores == [1500, 0]
 
 
+LADDER = {"additive": 1500, "difference": 1000}
+"""What a third bezique added to a whole double scores under each declarations.bezique_ladder
+reading: the three-hand game's switch, which Grand follows (A15, A30)."""
+BEZIQUES = ["QS", "QS", "QS", "JD", "JD", "JD", "7H", "8H", "9H"]
+
+
+def ladder_game(ladder: str, stock: Sequence[str] = STOCK) -> GameState:
+    return game(BEZIQUES, stock=stock, overrides={"declarations": {"bezique_ladder": ladder}})
+
+
+def test_grand_takes_the_additive_ladder_and_cites_it() -> None:
+    assert load_variant("grand").data["declarations"]["bezique_ladder"] == "additive"
+    raw = yaml.safe_load((files("bezique.variants") / "grand.yaml").read_text("utf-8"))
+    source = raw["declarations"]["combinations"]["triple_bezique"]["source"]
+    assert "bezique_ladder" in source and "A15" in source
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_single_double_then_triple(ladder: str) -> None:
+    state = ladder_game(ladder)
+    trick(state, "7H", "7S")
+    state.apply("declare bezique QS JD")
+    state.apply("draw")
+    trick(state, "8H", "8S")
+    state.apply("declare double_bezique QS QS* JD JD*")
+    state.apply("draw")
+    trick(state, "9H", "9S")
+    state.apply("declare triple_bezique QS QS* QS* JD JD* JD*")
+    check_invariants(state)
+    assert [(e.rule, e.points) for e in state.events if e.points] == [
+        ("bezique", 40),
+        ("double_bezique", 500),
+        ("triple_bezique", LADDER[ladder]),
+    ]
+    assert state.scores == [40 + 500 + LADDER[ladder], 0]
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_triple_at_once_and_as_a_double_on_a_single(ladder: str) -> None:
+    state = ladder_game(ladder)
+    trick(state, "7H", "7S")
+    state.apply("declare triple_bezique QS QS QS JD JD JD")
+    assert points(state) == {"triple_bezique": 1500}
+    state = ladder_game(ladder)
+    trick(state, "7H", "7S")
+    state.apply("declare bezique QS JD")
+    state.apply("draw")
+    trick(state, "8H", "8S")
+    state.apply("declare triple_bezique QS QS QS* JD JD JD*")
+    assert points(state) == {"bezique": 40, "triple_bezique": 1500}
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_triple_again_once_its_double_is_broken(ladder: str) -> None:
+    # Double, then the triple on it; a knave of the double is played away, which breaks
+    # both; with a new knave the triple is declared again.  No double lies whole under
+    # it, so it scores its full 1500 under either reading.
+    stock = ["7H", "7S", "8H", "8S", "JD", "9S", *STOCK[6:]]
+    state = ladder_game(ladder, stock)
+    trick(state, "7H", "7S")
+    state.apply("declare double_bezique QS QS JD JD")
+    state.apply("draw")
+    trick(state, "8H", "8S")
+    state.apply("declare triple_bezique QS QS* QS* JD JD* JD*")
+    assert points(state) == {"double_bezique": 500, "triple_bezique": LADDER[ladder]}
+    state.apply("draw")
+    trick(state, "JD*", "9S")
+    double = next(cards for name, cards in state.extra["grand"]["combos"][0] if name[0] == "d")
+    assert state.played[-2] in double and not declarations(state)
+    state.apply("draw")
+    trick(state, "7H", "7D")
+    assert declarations(state) == {"declare triple_bezique QS* QS* QS* JD JD* JD*"}
+    state.apply("declare triple_bezique QS* QS* QS* JD JD* JD*")
+    check_invariants(state)
+    assert points(state) == {"double_bezique": 500, "triple_bezique": LADDER[ladder] + 1500}
+
+
 def test_double_bezique_again_after_a_knave_is_played() -> None:
     state = game(["QS", "QS", "JD", "JD", "JD", "7H", "8H", "9H", "9C"])
     trick(state, "7H", "7S")

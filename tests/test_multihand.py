@@ -9,14 +9,17 @@ the deal's rotation; random games check the invariants of both variants.
 from __future__ import annotations
 
 import random
+from importlib.resources import files
 
 import pytest
+import yaml
 
 from bezique.actions import Kind
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
+from bezique.variant import load_variant
 
 LOW = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
 """A hand that wins nothing and declares nothing under hearts."""
@@ -30,9 +33,17 @@ def beziques_hand(*extra: str) -> list[str]:
     return ["QS", "QS", "QS", "JD", "JD", "JD", *extra]
 
 
-def won_first_trick(hand: list[str], stock: tuple[str, ...] = ()) -> GameState:
-    """Seat 1 leads an ace of hearts (trumps) that seats 2 and 0 cannot beat."""
-    game = scenario("three-hand", hands=[LOW, hand, LOW], turn_up="9H", stock=stock)
+def won_first_trick(
+    hand: list[str], stock: tuple[str, ...] = (), ladder: str | None = None
+) -> GameState:
+    """Seat 1 leads an ace of hearts (trumps) that seats 2 and 0 cannot beat.
+
+    ``ladder`` sets ``declarations.bezique_ladder`` (the preset's reading if None).
+    """
+    overrides = {"declarations": {"bezique_ladder": ladder}} if ladder else None
+    game = scenario(
+        "three-hand", hands=[LOW, hand, LOW], turn_up="9H", stock=stock, overrides=overrides
+    )
     check_invariants(game)
     game.apply("play AH")
     game.apply("play 7C")
@@ -111,6 +122,97 @@ def test_triple_bezique_as_a_third_bezique_added_to_a_double() -> None:
     assert game.scores == [0, 2020, 0]
     # The game is 2000 up: seat 1 has won it at once.
     assert game.is_over() and game.winner == 1
+
+
+# ------------------------------------------------------------------ the ladder switch
+
+# declarations.bezique_ladder: how a triple built on a double already scored counts.
+# additive (A15, by analogy with S0 footnote 3): the triple's full 1500 on top of the
+# double's 500.  difference: S0's "triple bezique scores 1500" read as its worth in all,
+# so the 500 already scored is taken off (1000 more).  Under both, footnote 3 holds: a
+# double on a single scores 500 on top of the 40, and a single's 40 is never taken off.
+LADDER = {"additive": 1500, "difference": 1000}
+"""What a third bezique added to a scored double scores, under each reading."""
+
+
+def test_three_hand_takes_the_additive_reading_and_cites_it() -> None:
+    data = load_variant("three-hand").data
+    assert data["declarations"]["bezique_ladder"] == "additive"
+    raw = yaml.safe_load((files("bezique.variants") / "three-hand.yaml").read_text("utf-8"))
+    source = raw["declarations"]["combinations"]["triple_bezique"]["source"]
+    assert "A15" in source and "footnote 3" in source and "bezique_ladder" in source
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_triple_declared_in_one_go_scores_1500(ladder: str) -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), ladder=ladder)
+    game.apply("declare triple_bezique QS QS QS JD JD JD")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 10, "triple_bezique": 1500}
+    assert game.scores == [0, 1510, 0]
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_triple_added_to_a_scored_double(ladder: str) -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK, ladder)
+    game.apply("declare double_bezique QS QS JD JD")
+    win_next_trick(game, "8C")
+    game.apply("declare triple_bezique QS QS* QS* JD JD* JD*")
+    check_invariants(game)
+    triple = LADDER[ladder]
+    assert points_by_rule(game, 1) == {
+        "brisques": 20,
+        "double_bezique": 500,
+        "triple_bezique": triple,
+    }
+    assert game.scores == [0, 20 + 500 + triple, 0]
+    assert from_json(game.to_json()).to_json() == game.to_json()
+    assert replay(record_of(game)).to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_double_added_to_a_single_scores_500_more(ladder: str) -> None:
+    # S0 footnote 3: 500 in addition to the 40, whichever reading the triple takes.
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK, ladder)
+    game.apply("declare bezique QS JD")
+    win_next_trick(game, "8C")
+    game.apply("declare double_bezique QS QS* JD JD*")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 20, "bezique": 40, "double_bezique": 500}
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_triple_as_a_double_added_to_a_single(ladder: str) -> None:
+    # The single's 40 stays, as in footnote 3: the triple scores its 1500 on top.
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK, ladder)
+    game.apply("declare bezique QS JD")
+    win_next_trick(game, "8C")
+    game.apply("declare triple_bezique QS QS QS* JD JD JD*")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 20, "bezique": 40, "triple_bezique": 1500}
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_single_then_double_then_triple(ladder: str) -> None:
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK, ladder)
+    game.apply("declare bezique QS JD")
+    win_next_trick(game, "8C")
+    game.apply("declare double_bezique QS QS* JD JD*")
+    win_next_trick(game, "9C")
+    game.apply("declare triple_bezique QS QS* QS* JD JD* JD*")
+    check_invariants(game)
+    events = [(e.rule, e.points) for e in game.events if e.rule.endswith("bezique")]
+    assert events == [("bezique", 40), ("double_bezique", 500), ("triple_bezique", LADDER[ladder])]
+
+
+@pytest.mark.parametrize("ladder", LADDER)
+def test_ladder_second_double_still_scores_500(ladder: str) -> None:
+    # A second double is a double again, not a step up the ladder: 500 under both readings.
+    game = won_first_trick(beziques_hand("AH", "AH"), STOCK, ladder)
+    game.apply("declare double_bezique QS QS JD JD")
+    win_next_trick(game, "8C")
+    game.apply("declare double_bezique QS QS* JD JD*")
+    assert points_by_rule(game, 1) == {"brisques": 20, "double_bezique": 1000}
 
 
 # ------------------------------------------------------------------ second double

@@ -406,12 +406,15 @@ def test_listing_builds_no_plugin_manager_and_validates_nothing(
     }
     assert counts == {"managers": 0, "schema": 0, "sense": 0}
 
-    # Loading a variant builds no plugin manager; its ruleset builds one, once.
+    # The plugins check a variant's data: one manager per plugin list answers them,
+    # built at the first load of that list; its ruleset builds one of its own, once.
     load_variant("four-hand-partners")
-    assert counts["managers"] == 0
-    ruleset_for("four-hand-partners")
-    ruleset_for("four-hand-partners")
+    load_variant("four-hand-partners")
+    load_variant("four-hand-partners-bicycle")  # another file, the same plugin list
     assert counts["managers"] == 1
+    ruleset_for("four-hand-partners")
+    ruleset_for("four-hand-partners")
+    assert counts["managers"] == 2
 
 
 def test_listing_does_not_import_the_schema_validator(tmp_path: Path) -> None:
