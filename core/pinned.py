@@ -36,7 +36,7 @@ from typing import Any
 from bezique import __version__
 from bezique.errors import BeziqueError, RecordError
 from bezique.ruleset import Ruleset, ruleset_for
-from bezique.variant import Variant, variant_from_data
+from bezique.variant import Variant, apply_overrides, variant_from_data
 
 RECORDED = "recorded"
 """Policy: play by the rules the record carries (the default)."""
@@ -127,6 +127,7 @@ def pinned_ruleset(
             f"{where}: variant_digest: {str(digest)[:80]!r} is not the digest of variant_data "
             f"({carried}); the rules were edited after they were recorded"
         )
+    _check_overrides_carried(data, overrides, where)
     if version is not None and version != __version__:
         warnings.warn(
             f"{where}: recorded with bezique {version}; this is bezique {__version__}",
@@ -168,6 +169,26 @@ def pinned_ruleset(
         f"{where}: {problem}; replaying with the rules recorded", RulesWarning, stacklevel=3
     )
     return _carried_ruleset(spec, overrides, data, carried, where)
+
+
+def _check_overrides_carried(data: Any, overrides: Mapping[str, Any], where: str) -> None:
+    """Refuse overrides that the carried data does not already hold merged.
+
+    ``variant_data`` is the variant with its overrides merged, so merging them
+    over it again must change nothing (a ``null`` deletes a key already gone);
+    overrides that would are not those the game was played by.
+    """
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: variant_data: must be a mapping, not {_short(data)}")
+    try:
+        merged = apply_overrides(data, overrides)
+    except BeziqueError as exc:
+        raise RecordError(f"{where}: overrides: {exc}") from None
+    if merged != data:
+        raise RecordError(
+            f"{where}: overrides: {_short(dict(overrides))} would change the rules carried in "
+            "variant_data, which hold the overrides merged already; the record was edited"
+        )
 
 
 def digest_pinned_ruleset(

@@ -123,6 +123,8 @@ def short(value: Any, limit: int = 60) -> str:
         text = repr(value)
     except RecursionError:
         text = "a value nested too deeply"
+    except ValueError:  # an int past Python's digit limit for text
+        text = "a number too long to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -165,6 +167,8 @@ def read_inputs(data: Mapping[str, Any], rules: str) -> Inputs:
     seed = whole(data["seed"], "seed", -(2**128), 2**128)
     first_dealer = whole(data["first_dealer"], "first_dealer", 0, 1000)
     history = saved_history(data["history"])
+    if not old:
+        _check_pins(data)
     try:
         if old:
             ruleset = ruleset_for(spec, overrides or None)
@@ -184,6 +188,18 @@ def read_inputs(data: Mapping[str, Any], rules: str) -> Inputs:
         raise RecordError(f"{STATE}: {exc}") from exc
     decks = saved_decks(data["decks"], ruleset.deck.size)
     return Inputs(ruleset, spec, overrides, seed, first_dealer, decks, history)
+
+
+def _check_pins(data: Mapping[str, Any]) -> None:
+    """Refuse pinned rules of the wrong type before anything reads them."""
+    checks = (
+        ("bezique", str, "the bezique version, as text"),
+        ("variant_digest", str, "sha256: and 64 hexadecimal digits"),
+        ("variant_data", dict, "the variant's merged data, a mapping"),
+    )
+    for key, kind, what in checks:
+        if not isinstance(data[key], kind):
+            raise RecordError(f"{STATE}: {key}: {short(data[key])} is not {what}")
 
 
 def replay(state: GameState, history: list[Action]) -> None:

@@ -131,6 +131,9 @@ def load_variant(
     plain_overrides: dict[str, Any] = {}
     if overrides:
         plain_overrides = _plain_overrides(overrides)
+        deleting_nothing = _deleting_nothing(data, plain_overrides, ())
+        if deleting_nothing:
+            raise VariantError(deleting_nothing)
         _merge_into(data, plain_overrides, (), None, origins)
     locator = _Locator(origins)
     problems += _schema_problems(data, locator)
@@ -534,6 +537,39 @@ def _merge_into(
         else:
             target[key] = copy.deepcopy(value)
             origins.write(child, origin)
+
+
+def apply_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a copy of a variant's merged ``data`` with ``overrides`` merged over it.
+
+    The overrides are merged as :func:`load_variant` merges them (mappings
+    recursively, ``null`` deleting a key, here whether or not ``data`` has it);
+    raise :class:`VariantError` for overrides that are not plain data.
+    """
+    merged = copy.deepcopy(dict(data))
+    _merge_into(merged, _plain_overrides(overrides), (), None, _Origins(None))
+    return merged
+
+
+def _deleting_nothing(
+    target: Mapping[str, Any], overlay: Mapping[str, Any], path: JsonPath
+) -> list[str]:
+    """Name each ``null`` of the overrides that deletes a key the variant does not have.
+
+    Such a key is most likely misspelt; deleting nothing would also let two records
+    of one game differ by a key that changes nothing.
+    """
+    problems: list[str] = []
+    for key, value in overlay.items():
+        child = (*path, key)
+        if value is None and key not in target:
+            problems.append(
+                f"{_overrides_where(child)}: null deletes a key, but the variant has no "
+                f"such key to delete"
+            )
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            problems += _deleting_nothing(target[key], value, child)
+    return problems
 
 
 def _plain_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from stacked import royal_deal
 from bezique import __version__
 from bezique.cli import main
 from bezique.errors import IllegalActionError, RecordError
-from bezique.game import GameState, new_game, ruleset_for
+from bezique.game import GameState, from_json, new_game, ruleset_for
 from bezique.pinned import POLICIES, RulesWarning, digest_of
 from bezique.record import (
     MAX_RECORD_BYTES,
@@ -1027,3 +1027,17 @@ def test_cli_validate_refuses_a_fifo(capsys: pytest.CaptureFixture[str], tmp_pat
         _unblock(fifo)
     assert status == 1
     assert err == f"{fifo}: cannot read the file: a FIFO (named pipe), not a regular file\n"
+
+
+@pytest.mark.parametrize(
+    "overrides", [{"game": {"target": 2000}}, {"brisques": {"timing": "end_of_hand"}}]
+)
+def test_overrides_that_the_carried_rules_do_not_hold_are_refused(
+    record: dict[str, Any], overrides: dict[str, Any]
+) -> None:
+    with pytest.raises(RecordError) as info:
+        replay({**record, "overrides": overrides}, "game.json")
+    assert str(info.value).startswith("game.json: overrides: ")
+    with pytest.raises(RecordError) as saved:
+        from_json({**replay(record).to_json(), "overrides": overrides})
+    assert str(saved.value).startswith("saved game state: overrides: ")

@@ -358,3 +358,22 @@ def test_the_field_table_names_every_attribute_of_a_state() -> None:
         assert computed == {"state_format", "bezique_version", "variant_digest", "variant_data"}
         saved = [f.key or f.name for f in FIELDS if f.role != KEPT]
         assert list(state.to_json()) == saved
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("variant_data", None, "variant_data: None is not the variant's merged data, a mapping"),
+        ("variant_digest", None, "variant_digest: None is not sha256: and 64 hexadecimal digits"),
+        ("bezique", 5, "bezique: 5 is not the bezique version, as text"),
+        ("seed", 10**5000, "seed: a number too long to show is not a whole number from"),
+    ],
+    ids=["variant_data", "variant_digest", "bezique", "huge_seed"],
+)
+def test_pins_and_numbers_of_the_wrong_kind_are_refused_cleanly(
+    key: str, value: Any, message: str
+) -> None:
+    saved = {**new_game("ordinary", seed=1).to_json(), key: value}
+    with pytest.raises(RecordError) as info:
+        from_json(saved)
+    assert str(info.value).startswith(f"saved game state: {message}")

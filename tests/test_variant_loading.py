@@ -652,3 +652,18 @@ def test_schema_switches() -> None:
 def test_shipped_schema_file_matches_the_loaded_one() -> None:
     text = files("bezique.schemas").joinpath("variant.schema.json").read_text(encoding="utf-8")
     assert json.loads(text) == variant_schema()
+
+
+@pytest.mark.parametrize(
+    ("overrides", "where"),
+    [({"tarrget": None}, "tarrget"), ({"game": {"tarrget": None}}, "game.tarrget")],
+)
+def test_a_null_override_must_delete_a_key_the_variant_has(
+    overrides: dict[str, Any], where: str
+) -> None:
+    with pytest.raises(VariantError) as info:
+        load_variant("ordinary", overrides)
+    assert info.value.problems == [
+        f"<overrides>: {where}: null deletes a key, but the variant has no such key to delete"
+    ]
+    assert "carte_blanche" not in load_variant("ordinary", {"carte_blanche": None}).data
