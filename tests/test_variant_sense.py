@@ -473,3 +473,17 @@ def test_carte_blanche_taken_from_the_opponent_is_a_two_hand_rule(tmp_path: Path
         "every other player the scores may fall hand after hand so that the game never ends; "
         "set it false, or play two hands"
     ]
+
+
+def test_a_target_past_reach_is_refused_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text(
+        "name: huge\nsummary: A game to a score no one reaches.\nextends: ordinary\n"
+        "game:\n  target: 99999999999999999999\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(VariantError) as info:
+        load_variant(path)
+    (problem,) = info.value.problems
+    assert problem.startswith(f"{path}:5:11: game.target: ")
+    assert "100000" in problem
