@@ -663,7 +663,9 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(_sevens_played(state, t))
     if (
-        len(state.stock) + (state.turn_up >= 0) == state.players
+        # The trick whose draws take the last of the stock (fewer cards than players are
+        # left only where a surplus went unnoticed at a refereed table).
+        0 < len(state.stock) + (state.turn_up >= 0) <= state.players
         if t.last_trick_exhausts
         else not any(state.hands)
     ):

@@ -931,3 +931,20 @@ def test_the_record_schema_describes_the_referee_key() -> None:
     record = record_of(new_game("ordinary", seed=1, referee=True))
     assert record["format"] == RECORD_FORMAT and record["referee"] is True
     check_record(record)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_last_trick_scores_when_an_unnoticed_surplus_leaves_an_odd_stock(seed: int) -> None:
+    """S0 fn 5: the trick after which the stock is gone scores 10, odd stock or not."""
+    rng = random.Random(seed)
+    state = new_game("ordinary", seed=seed, referee=True)
+    state.apply("irregular dealt_too_many 0 1 unnoticed")
+    assert state.stock_left() % 2 == 1
+    while state.hand_no == 0:
+        state.apply(rng.choice(state.legal_actions()))
+    last = [
+        event.points
+        for event, hand in zip(state.events, state.event_hands, strict=True)
+        if hand == 0 and event.rule == "last_trick"
+    ]
+    assert last == [10]
