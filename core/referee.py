@@ -492,7 +492,8 @@ def _surplus(state: GameState, name: str) -> list[int]:
         raise _fail(name, "not in the end-game's duels, where some players sit out the trick")
     played = [state.phase == "turn" or seat in state.trick_seats for seat in range(state.players)]
     counts = [len(hand) + done for hand, done in zip(state.hands, played, strict=True)]
-    return [count - min(counts) for count in counts]
+    found = book(state).get("found_in_endgame") or [0] * state.players
+    return [count - min(counts) - known for count, known in zip(counts, found, strict=True)]
 
 
 def _settle_surplus(state: GameState, surplus: list[int]) -> None:
@@ -502,9 +503,14 @@ def _settle_surplus(state: GameState, surplus: list[int]) -> None:
     runs out stays in the hand, and the hand ends when a player of a trick has
     no card left to play.
     """
+    notes = book(state)
     if state.stock_left():
         for seat, extra in enumerate(surplus):
-            book(state)["skip"][seat] += extra
+            notes["skip"][seat] += extra
+    else:  # found once: the same cards are not a new offence at the next trick
+        found = notes.setdefault("found_in_endgame", [0] * state.players)
+        for seat, extra in enumerate(surplus):
+            found[seat] += max(extra, 0)
 
 
 def _known(state: GameState, seat: int) -> bool:
@@ -647,6 +653,8 @@ def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
     """SEAT is found with a card too many (his hand as it is): points; he skips a draw."""
     seat = _one_seat(state, name, args)
     surplus = _surplus(state, name)
+    if surplus[seat] == 0 and (book(state).get("found_in_endgame") or [0] * (seat + 1))[seat]:
+        raise _fail(name, f"seat {seat}'s cards too many were found already: the penalty is once")
     if surplus[seat] == 0 and not _known(state, seat):
         _in_stock_play(state, name, state.players + 1)
         _deprecated(f"irregular nine_cards {seat}", f"irregular overdrew {seat}")

@@ -948,3 +948,29 @@ def test_the_last_trick_scores_when_an_unnoticed_surplus_leaves_an_odd_stock(see
         if hand == 0 and event.rule == "last_trick"
     ]
     assert last == [10]
+
+
+def test_a_surplus_found_in_the_end_game_is_penalised_once() -> None:
+    """S0 P09: the penalty is for being found with too many, not again at every trick."""
+    rng = random.Random(0)
+    state = new_game("ordinary", seed=0, referee=True)
+    overdrawn = 0
+    while state.stock_left() or state.phase != "play" or state.trick:
+        at_a_lead = state.phase == "play" and not state.trick
+        if overdrawn < 2 and at_a_lead and state.tricks_done == (3, 6)[overdrawn]:
+            state.apply("irregular overdrew 0")
+            overdrawn += 1
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    assert [len(hand) for hand in state.hands] == [10, 8]
+    before = list(state.scores)
+    play_out(state, ["irregular nine_cards 0", "claim nine_cards add"])
+    assert state.scores == [before[0], before[1] + 200]
+    while state.trick or state.phase != "play":
+        state.apply(rng.choice(state.legal_actions()))
+    state.apply(rng.choice(state.legal_actions()))
+    while state.trick or state.phase != "play":
+        state.apply(rng.choice(state.legal_actions()))
+    with pytest.raises(IllegalActionError) as info:
+        state.apply("irregular nine_cards 0")
+    assert "found already: the penalty is once" in str(info.value)
