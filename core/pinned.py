@@ -159,12 +159,7 @@ def pinned_ruleset(
             "recorded rules, 'current' by the variant as it is now)"
         )
     if policy == CURRENT:
-        warnings.warn(
-            f"{where}: {problem}; replaying with the variant as it is now",
-            RulesWarning,
-            stacklevel=3,
-        )
-        return named
+        return _as_it_is_now(named, where, problem)
     warnings.warn(
         f"{where}: {problem}; replaying with the rules recorded", RulesWarning, stacklevel=3
     )
@@ -217,16 +212,19 @@ def digest_pinned_ruleset(
         f"(recorded {digest[:19]}..., now {now[:19]}...)"
     )
     if policy == CURRENT:
-        warnings.warn(
-            f"{where}: {problem}; replaying with the variant as it is now",
-            RulesWarning,
-            stacklevel=3,
-        )
-        return named
+        return _as_it_is_now(named, where, problem)
     raise RecordError(
         f"{where}: {problem}, and the record carries only their digest, not the rules "
         "(variant_data); the rules 'current' replay it by the variant as it is now"
     )
+
+
+def _as_it_is_now(named: Ruleset, where: str, problem: str) -> Ruleset:
+    """Replay by the named variant as it loads now, saying why (the ``current`` policy)."""
+    warnings.warn(
+        f"{where}: {problem}; replaying with the variant as it is now", RulesWarning, stacklevel=4
+    )
+    return named
 
 
 def _named_ruleset(spec: str, overrides: Mapping[str, Any]) -> tuple[Ruleset | None, str]:
