@@ -492,8 +492,14 @@ def _surplus(state: GameState, name: str) -> list[int]:
         raise _fail(name, "not in the end-game's duels, where some players sit out the trick")
     played = [state.phase == "turn" or seat in state.trick_seats for seat in range(state.players)]
     counts = [len(hand) + done for hand, done in zip(state.hands, played, strict=True)]
-    found = book(state).get("found_in_endgame") or [0] * state.players
+    found = _found_in_endgame(state)
     return [count - min(counts) - known for count, known in zip(counts, found, strict=True)]
+
+
+def _found_in_endgame(state: GameState) -> list[int]:
+    """Each seat's cards too many already found in the end-game (kept in the hand)."""
+    found: list[int] = book(state).get("found_in_endgame") or [0] * state.players
+    return found
 
 
 def _settle_surplus(state: GameState, surplus: list[int]) -> None:
@@ -653,7 +659,7 @@ def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
     """SEAT is found with a card too many (his hand as it is): points; he skips a draw."""
     seat = _one_seat(state, name, args)
     surplus = _surplus(state, name)
-    if surplus[seat] == 0 and (book(state).get("found_in_endgame") or [0] * (seat + 1))[seat]:
+    if surplus[seat] == 0 and _found_in_endgame(state)[seat]:
         raise _fail(name, f"seat {seat}'s cards too many were found already: the penalty is once")
     if surplus[seat] == 0 and not _known(state, seat):
         _in_stock_play(state, name, state.players + 1)
