@@ -155,7 +155,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--card-by-card",
         action="store_true",
-        help="play out card by card through the hooks, without a plugin's compiled trick",
+        help="deprecated, no effect: every playout is card by card through the hooks",
+    )
+    compare = bench.add_mutually_exclusive_group()
+    compare.add_argument(
+        "--baseline",
+        action="store_true",
+        help="alternate ordinary playouts with the straight-line baseline; print the ratio",
+    )
+    compare.add_argument(
+        "--reference",
+        metavar="VARIANT",
+        help="alternate --variant with this variant; print the ratio of decisions per CPU-second",
     )
     return parser
 
@@ -290,10 +301,19 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bezique.simulate import bench, format_bench
+    from bezique.bench import against_baseline, against_variant, bench, format_bench, format_ratio
 
-    result = bench(
-        args.variant, args.deals, args.seed, api=args.api, compiled=not args.card_by_card
-    )
+    if args.card_by_card:
+        print("bezique bench: --card-by-card is deprecated and has no effect", file=sys.stderr)
+    if args.baseline or args.reference:
+        if args.api:
+            raise BeziqueError("--api times the public loop alone; leave it out of a ratio")
+        if args.baseline:
+            ratio = against_baseline(args.deals, args.seed)
+        else:
+            ratio = against_variant(args.variant, args.reference, args.deals, args.seed)
+        print(json.dumps(ratio, indent=2) if args.json else format_ratio(ratio))
+        return 0
+    result = bench(args.variant, args.deals, args.seed, api=args.api)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0

@@ -38,7 +38,6 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
-    from bezique.ruleset import RandomTrick, Ruleset
 
 KeyPath = tuple[str | int, ...]
 """Where a value is in a variant's data: its keys and list indexes, outermost first."""
@@ -205,31 +204,6 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     default.  Without an
     implementation every seat plays, from ``state.leader`` to the left, until
     the hands are empty.  S0's four-hand end-game plays two duels this way.
-    """
-
-
-@hookspec(firstresult=True)
-def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
-    """Return a compiled random playout of ``ruleset``'s hands, trick by trick, or ``None``.
-
-    Asked once, when the ruleset is built.  :meth:`GameState.playout
-    <bezique.game.GameState.playout>` (random players, for simulations and
-    the benchmark) calls the function returned where it would play a trick's
-    first card: phase ``play``, no card on the trick, no irregularity reported,
-    in a game that is not refereed (``new_game(..., referee=True)`` stops before
-    every draw).
-    Called as ``random_trick(state, draw)`` (``draw`` a ``random.random``), it
-    plays whole tricks until the hand ends or the game is won, exactly as the
-    card-by-card path would with the same draws: each player takes
-    ``choices[int(draw() * len(choices))]`` of the cards ``bezique_legal_plays``
-    allows (each copy counted), recorded as the copy ``legal_actions()`` names;
-    then the trick's scores, the winner's turn (opened with
-    ``state.open_turn``; each decision one draw among the turn actions and
-    'end', as ``legal_actions()`` lists them and ``apply()`` carries them
-    out), the draw and the hand's end.  It returns the decisions made, or
-    ``0``, having changed nothing, to leave the trick to the kernel.  A plugin
-    offers one only for rulesets whose every hook answer it knows;
-    :func:`bezique.testing.check_random_trick` compares it with the kernel's path.
     """
 
 

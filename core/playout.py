@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+import warnings
 from typing import TYPE_CHECKING
 
 from bezique.state import GAME_OVER, PLAY
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 
 
 def playout(
-    state: GameState, rng: random.Random, hands: int | None = 1, *, compiled: bool = True
+    state: GameState, rng: random.Random, hands: int | None = 1, *, compiled: bool | None = None
 ) -> int:
     """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
 
@@ -22,14 +23,19 @@ def playout(
     counted), and the action recorded names the same copy
     :meth:`legal_actions` would, so replaying :attr:`history` through
     :meth:`apply` rebuilds this very state.  Turn actions are drawn from
-    :meth:`legal_actions`.  With ``compiled`` (the default), whole tricks are
-    played by the ruleset's :attr:`~bezique.ruleset.Ruleset.random_trick`
-    when a plugin offers one: the same draws, the same game, fewer steps.
-    Return the number of decisions.
+    :meth:`legal_actions`.  It plays by the rules' one path, the hooks that
+    :meth:`apply` calls.  ``compiled`` is deprecated and ignored (it chose a
+    plugin's compiled random trick, which is gone).  Return the number of
+    decisions.
     """
+    if compiled is not None:
+        warnings.warn(
+            "playout(compiled=...) is deprecated and has no effect: every playout takes "
+            "the rules' one path",
+            DeprecationWarning,
+            stacklevel=2,
+        )
     stop = sys.maxsize if hands is None else state.hand_no + hands
-    # A refereed game stops before each draw, which the compiled trick does not.
-    random_trick = state.rules.random_trick if compiled and not state.referee else None
     legal_plays = state.rules.legal_plays
     plays = state._play_actions
     history = state.history
@@ -40,11 +46,6 @@ def playout(
     while state.hand_no < stop:
         phase = state.phase
         if phase == PLAY and not state.refereed:
-            if random_trick is not None and not state.trick:
-                made = random_trick(state, draw)
-                if made:
-                    decisions += made
-                    continue
             seat = state.to_act
             cards = legal_plays(state, seat, state.hands[seat])
             card = cards[int(draw() * len(cards))]

@@ -25,12 +25,10 @@ from bezique.registry import plugin_manager
 from bezique.variant import Variant, load_variant
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    pass
 
 HookFunction = Callable[..., Any]
 T = TypeVar("T")
-RandomTrick = Callable[["GameState", Callable[[], float]], int]
-"""A compiled random trick (see :func:`bezique.hookspecs.bezique_random_trick`)."""
 
 
 def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
@@ -130,8 +128,6 @@ class Ruleset:
             for seat in range(self.players)
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
-        self.random_trick: RandomTrick | None = self.manager.hook.bezique_random_trick(ruleset=self)
-        """A plugin's compiled random trick for :meth:`GameState.playout`, or None."""
 
     def _optional(self, name: str, hooks: dict[str, HookFunction]) -> HookFunction | None:
         """The resolved hook, or None when no plugin implements it (the kernel's default)."""

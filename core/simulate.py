@@ -17,9 +17,7 @@ import os
 import random
 import re
 import signal
-import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,7 +37,7 @@ Progress = Callable[[int, int], None]
 """Called after each finished game with the games finished and the games asked for."""
 
 
-def _game_seeds(seed: int, count: int) -> Iterator[int]:
+def game_seeds(seed: int, count: int) -> Iterator[int]:
     """Yield the seed of each of ``count`` games, drawn one at a time from ``seed``."""
     master = random.Random(seed)
     for _ in range(count):
@@ -141,7 +139,7 @@ def simulate(
     interrupted = False
     with _ctrl_c_between_games() as pressed:
         try:
-            for number, game_seed in enumerate(_game_seeds(seed, games)):
+            for number, game_seed in enumerate(game_seeds(seed, games)):
                 if pressed():
                     break
                 state = new_game(rules, seed=game_seed)
@@ -274,73 +272,3 @@ def format_statistics(stats: dict[str, Any]) -> str:
 def _by_side(names: list[str], values: list[str]) -> str:
     """``0: 12, 1: 7``, or ``0+2: 12, 1+3: 7`` with partnerships."""
     return ", ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True))
-
-
-def bench(
-    variant: str, deals: int, seed: int, api: bool = False, compiled: bool = True
-) -> dict[str, Any]:
-    """Play ``deals`` random deals in this process and measure the speed.
-
-    A deal is one hand from the deal to its last trick (or to the card that
-    wins the game).  Deals are played by :meth:`GameState.playout` (with a
-    plugin's compiled random trick unless ``compiled`` is false), or with
-    ``api`` by the public ``legal_actions()``/``apply()`` loop.  Returns deals
-    and decisions per second and peak memory.
-    """
-    rules = ruleset_for(variant)
-    mode = "api" if api else "playout" if compiled and rules.random_trick else "card-by-card"
-    rng = random.Random(seed)
-    game_seeds = iter(_game_seeds(seed, deals + 1))
-    played = decisions = 0
-    state: GameState | None = None
-    start = time.perf_counter()
-    while played < deals:
-        if state is None or state.is_over():
-            state = new_game(rules, seed=next(game_seeds))
-        if api:
-            decisions += _random_api_hand(state, rng)
-        else:
-            decisions += state.playout(rng, compiled=compiled)
-        played += 1
-    seconds = time.perf_counter() - start
-    return {
-        "variant": rules.variant.name,
-        "mode": mode,
-        "deals": played,
-        "decisions": decisions,
-        "seconds": seconds,
-        "deals_per_s": played / seconds,
-        "decisions_per_s": decisions / seconds,
-        "peak_memory_mib": _peak_memory_mib(),
-        "python": sys.version.split()[0],
-    }
-
-
-def _random_api_hand(state: GameState, rng: random.Random) -> int:
-    """Play one hand by the public API: list the legal actions, apply one at random."""
-    hand = state.hand_no
-    decisions = 0
-    draw = rng.random
-    while not state.is_over() and state.hand_no == hand:
-        legal = state.legal_actions()
-        state.apply(legal[int(draw() * len(legal))])
-        decisions += 1
-    return decisions
-
-
-def _peak_memory_mib() -> float:
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not on this platform
-        return float("nan")
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def format_bench(result: dict[str, Any]) -> str:
-    """Write a benchmark result as one readable line."""
-    return (
-        f"{result['variant']} ({result['mode']}): {result['deals']} deals in "
-        f"{result['seconds']:.2f} s: {result['deals_per_s']:.0f} deals/s, "
-        f"{result['decisions_per_s']:.0f} decisions/s, peak memory "
-        f"{result['peak_memory_mib']:.1f} MiB"
-    )

@@ -152,38 +152,6 @@ def random_conformance(
     return played
 
 
-def check_random_trick(
-    variant: str | os.PathLike[str] | Variant | Ruleset,
-    *,
-    games: int = 50,
-    seed: int = 0,
-    overrides: Mapping[str, Any] | None = None,
-) -> int:
-    """Check a plugin's compiled random trick against the kernel's card-by-card playout.
-
-    Plays ``games`` whole games of ``variant`` both ways from the same seeds and
-    asserts that they make the same decisions and end in identical states (the
-    JSON form, and the kernel's derived tables).  Return the hands played.
-    Raise ``AssertionError`` if they differ, or if no plugin offers a compiled
-    trick for the variant (see :func:`bezique.hookspecs.bezique_random_trick`).
-    """
-    rules = ruleset_for(variant, overrides)
-    if rules.random_trick is None:
-        raise AssertionError(f"no plugin offers a compiled random trick for {rules.variant.name}")
-    hands = 0
-    for game_seed in range(seed, seed + games):
-        fast, slow = new_game(rules, seed=game_seed), new_game(rules, seed=game_seed)
-        made = fast.playout(random.Random(game_seed), hands=None)
-        expected = slow.playout(random.Random(game_seed), hands=None, compiled=False)
-        if made != expected or fast.to_json() != slow.to_json():
-            raise AssertionError(f"game {game_seed}: the compiled trick plays differently")
-        derived = ("held", "card_key", "declared_bits")
-        if any(getattr(fast, name) != getattr(slow, name) for name in derived):
-            raise AssertionError(f"game {game_seed}: the compiled trick leaves other tables")
-        hands += fast.hand_no + 1
-    return hands
-
-
 def check_invariants(state: GameState) -> None:
     """Assert what must hold after every action of any variant (for conformance tests).
 

@@ -30,7 +30,7 @@ from typing import Any
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
 from bezique.hookspecs import KeyPath, hookimpl
-from bezique.ruleset import RandomTrick, Ruleset
+from bezique.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -534,14 +534,6 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
             )
         ]
     return []
-
-
-@hookimpl
-def bezique_random_trick(ruleset: Ruleset) -> RandomTrick | None:
-    """Whole random tricks in one step, for two-hand games of this plugin alone."""
-    from bezique.plugins.ordinary_trick import compile_random_trick  # it imports this module
-
-    return compile_random_trick(ruleset)
 
 
 # ---------------------------------------------------------------------- the deal

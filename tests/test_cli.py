@@ -281,15 +281,44 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert result["mode"] == "playout"
 
 
-def test_bench_card_by_card_and_a_variant_without_a_compiled_trick(
+def test_bench_card_by_card_is_deprecated_and_changes_nothing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, _ = run(capsys, "bench", "--deals", "3", "--card-by-card")
+    status, out, err = run(capsys, "bench", "--deals", "3", "--card-by-card")
     assert status == 0
-    assert out.startswith("ordinary (card-by-card): 3 deals in ")
+    assert out.startswith("ordinary (playout): 3 deals in ")
+    assert "--card-by-card is deprecated" in err
     status, out, _ = run(capsys, "bench", "--deals", "3", "--variant", "polish")
     assert status == 0
-    assert out.startswith("polish (card-by-card): 3 deals in ")
+    assert out.startswith("polish (playout): 3 deals in ")
+
+
+def test_bench_baseline_alternates_and_prints_a_ratio(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "bench", "--deals", "4", "--baseline", "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert (result["variant"], result["reference"]) == ("ordinary", "baseline")
+    assert result["measure"] == "deals per CPU-second"
+    assert len(result["ratios"]) == result["rounds"] == 5
+    assert result["ratio"] == sorted(result["ratios"])[2]
+
+
+def test_bench_reference_compares_two_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys, "bench", "--deals", "2", "--variant", "grand", "--reference", "ordinary"
+    )
+    assert status == 0
+    assert out.startswith("grand / ordinary: ")
+    assert "decisions per CPU-second" in out
+    status, _, err = run(capsys, "bench", "--deals", "2", "--baseline", "--api")
+    assert status == 1
+    assert "--api" in err
+
+
+def test_playout_compiled_is_deprecated() -> None:
+    game = new_game("ordinary", seed=3)
+    with pytest.warns(DeprecationWarning, match="compiled"):
+        game.playout(random.Random(3), compiled=False)
 
 
 def test_bench_api_text(capsys: pytest.CaptureFixture[str]) -> None:

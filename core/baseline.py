@@ -14,7 +14,8 @@ random player picks uniformly among the distinct legal actions, as the
 framework's does.  It is not the framework's oracle: no test compares their
 games, only their speeds.
 
-Run: ``python tests/baseline_playout.py --deals 5000``.
+Run: ``python -m bezique.baseline --deals 5000``, or ``bezique bench --baseline``
+for the framework's speed as a ratio to it.
 """
 
 from __future__ import annotations
