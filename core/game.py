@@ -33,6 +33,7 @@ from bezique.state import (
     STATE_FORMAT,
     STATE_FORMAT_V1,
     TURN,
+    RandomSource,
     StateData,
     TurnState,
     json_copy,
@@ -100,7 +101,7 @@ class GameState(StateData):
         self.variant_spec = variant_spec or rules.variant.origin
         self.overrides: dict[str, Any] = dict(overrides or {})
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
-        self.rng = random.Random(self.seed)
+        self._random = RandomSource(random.Random(self.seed))
         self.decks: list[list[int]] = [list(d) for d in decks]
         self.first_dealer = first_dealer
         self.referee = referee
@@ -216,6 +217,8 @@ class GameState(StateData):
         events = rules.trick_scores(self, owner, cards)
         if events:
             self._score(events)
+        if rules.after_trick is not None:
+            rules.after_trick(self, owner, cards)
         self.trick = []
         self.trick_seats = []
         if self.phase == GAME_OVER:
@@ -316,16 +319,8 @@ class GameState(StateData):
         """Add score events to the totals; end the game if the rules say it is won."""
         if not events:
             return
-        scores = self.scores
-        hand_points = self.hand_points
-        side_of = self.side_of
-        for player, points, _, _ in events:
-            side = side_of[player]
-            scores[side] += points
-            hand_points[side] += points
-        self.events.extend(events)
-        self.event_hands.extend([self.hand_no] * len(events))
-        if max(scores) >= self.rules.target:
+        self._record(events)
+        if max(self.scores) >= self.rules.target:
             winner = self.rules.game_winner(self, False)
             if winner is not None and winner >= 0:
                 self._finish_game(winner)
@@ -340,6 +335,20 @@ class GameState(StateData):
         self.winner = winner
         self.phase = GAME_OVER
         self._legal = []
+        # The settlement (a game bonus, a rubicon) is scored; the winner stands.
+        self._record(self.rules.settlement(self))
+
+    def _record(self, events: Sequence[ScoreEvent]) -> None:
+        """Add score events to the totals and the ledger, for the hand being played."""
+        scores = self.scores
+        hand_points = self.hand_points
+        side_of = self.side_of
+        for player, points, _, _ in events:
+            side = side_of[player]
+            scores[side] += points
+            hand_points[side] += points
+        self.events.extend(events)
+        self.event_hands.extend([self.hand_no] * len(events))
 
     # ------------------------------------------------------------------ the other jobs
     # Functions of the state in other modules, offered as methods (the state is `self`).

@@ -5,10 +5,23 @@ registered name; each game builds its own plugin manager from that list, and the
 kernel resolves every game hook **once per game** into a plain callable (see
 :mod:`bezique.ruleset`), so pluggy's per-call cost is never paid in the card loop.
 
-Plugins listed later in a variant's ``plugins:`` override earlier ones: pluggy
-calls the implementation registered last first, and every game hook is
-``firstresult``, so a plugin answers what it changes and returns ``None`` for the
-rest, which falls through to the plugins listed before it.
+Every hook is of one of three kinds, which its docstring names first (as in
+pytest):
+
+*Decide* (``firstresult``)
+    one answer: the plugin listed last in a variant's ``plugins:`` is asked
+    first, and ``None`` falls through to the plugins listed before it (who wins
+    a trick, which cards may be played, whether the game is won).
+*Collect*
+    every plugin answers and the kernel combines the answers, the lists joined
+    in the order the plugins are listed (score events, variant problems, schema
+    fragments); ``None`` is an empty answer.
+*Notify*
+    every plugin is told of an event (the deal, a trick, the stock exhausted)
+    and may update the state it keeps; what it returns is ignored.
+
+The specs below are grouped by when they are asked: when plugins are found,
+when a variant is checked, then each moment of a game.
 
 Arguments, named exactly as below, that an implementation may take (any subset):
 
@@ -47,11 +60,14 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+# ====================================================================== finding and checking
+
+
 @hookspec
 def bezique_variant_files() -> Mapping[str, Traversable] | None:
-    """Offer variant files that this plugin ships.
+    """Collect: the variant files that this plugin ships.
 
-    Called on every installed plugin (not ``firstresult``) when the catalogue of
+    Asked of every installed plugin when the catalogue of
     variants is built.  Return a mapping from variant name to the YAML file (a
     path or an :mod:`importlib.resources` traversable), or ``None``.
     """
@@ -59,10 +75,10 @@ def bezique_variant_files() -> Mapping[str, Traversable] | None:
 
 @hookspec
 def bezique_requires() -> Sequence[str] | None:
-    """Name the plugins this plugin builds on, which a variant must list before it.
+    """Collect: the plugins this plugin builds on, which a variant must list before it.
 
-    Asked of each plugin a variant lists, on its own, when the variant is checked (not
-    ``firstresult``; not a game hook).  Return registered plugin names (a plugin that
+    Asked of each plugin a variant lists, on its own, when the variant is checked
+    (not a game hook).  Return registered plugin names (a plugin that
     answers only what it changes, falling through to the ordinary rules for the rest,
     returns ``["ordinary"]``), or ``None``.  A variant whose ``plugins:`` leaves one out,
     or lists it after, is refused at that entry.
@@ -71,10 +87,10 @@ def bezique_requires() -> Sequence[str] | None:
 
 @hookspec
 def bezique_exclusive_hooks() -> Sequence[str] | None:
-    """Name the hooks this plugin answers alone: no other plugin of a variant may answer them.
+    """Collect: the hooks this plugin answers alone: no other plugin of a variant may answer them.
 
-    Asked of each plugin a variant lists, when the variant is checked (not
-    ``firstresult``; not a game hook).  The plugins it builds on (see
+    Asked of each plugin a variant lists, when the variant is checked (not a
+    game hook).  The plugins it builds on (see
     :func:`bezique_requires`) may still answer them: it falls through to them.  A
     plugin whose procedure another plugin's answers would break (Polish bezique's
     declarations from the open rows, say) names those hooks here, so that a variant
@@ -87,9 +103,9 @@ def bezique_exclusive_hooks() -> Sequence[str] | None:
 def bezique_variant_problems(
     data: Mapping[str, Any],
 ) -> Sequence[tuple[KeyPath | list[KeyPath], str]] | None:
-    """Say what in a variant's data this plugin cannot play, before any game is built.
+    """Collect: what in a variant's data this plugin cannot play, before any game is built.
 
-    Asked of every plugin a variant lists (not ``firstresult``; not a game hook),
+    Asked of every plugin a variant lists (not a game hook),
     once its merged ``data`` (a copy) satisfies the schema and the loader's own
     checks.  Return ``(path, message)`` pairs: ``path`` is the tuple of keys and
     list indexes of the offending value (``("open_cards", "ranks", 2)``), or a list
@@ -99,17 +115,34 @@ def bezique_variant_problems(
     """
 
 
-@hookspec(firstresult=True)
-def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
-    """Return the scores earned by the deal itself (a seven turned up, say).
+# ====================================================================== the deal
 
-    Called once after each deal, before the first lead.
+
+@hookspec
+def bezique_after_deal(state: GameState) -> None:
+    """Notify: a hand has been dealt (the turn-up turned), before anything scores.
+
+    A plugin sets up what it keeps for the hand (its rows of open cards, its
+    record of declarations).  Called once after each deal, before
+    :func:`bezique_deal_scores`.
     """
+
+
+@hookspec
+def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
+    """Collect: the scores earned by the deal itself (a seven turned up, a carte blanche).
+
+    Called once after each deal, after :func:`bezique_after_deal` and before
+    the first lead.
+    """
+
+
+# ====================================================================== the tricks
 
 
 @hookspec(firstresult=True)
 def bezique_trick_winner(state: GameState, cards: list[int]) -> int | None:
-    """Return the position, in order of play, of the card that wins ``cards``.
+    """Decide: the position, in order of play, of the card that wins ``cards``.
 
     ``cards`` is the finished trick, the lead first.
     """
@@ -117,16 +150,19 @@ def bezique_trick_winner(state: GameState, cards: list[int]) -> int | None:
 
 @hookspec(firstresult=True)
 def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
-    """Return the cards ``player`` may play to the current trick.
+    """Decide: the cards ``player`` may play to the current trick.
 
     ``cards`` is everything in the player's hand; return a sub-list (the duties
     of the end-game, for instance), or ``cards`` itself when play is free.
     """
 
 
+# ====================================================================== the winner's turn
+
+
 @hookspec(firstresult=True)
 def bezique_turn_actions(state: GameState, player: int) -> list[Action] | None:
-    """Return what the trick's winner may do before drawing, besides ending the turn.
+    """Decide: what the trick's winner may do before drawing, besides ending the turn.
 
     Declarations, announcements and the seven of trumps, for instance.  Called
     once for each decision in the winner's turn; the kernel adds the action that
@@ -136,7 +172,7 @@ def bezique_turn_actions(state: GameState, player: int) -> list[Action] | None:
 
 @hookspec(firstresult=True)
 def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain why a turn action that is not legal now is refused.
+    """Decide: why a turn action that is not legal now is refused.
 
     Called only when :meth:`GameState.apply` refuses an action, so it may be
     slow.  Return a sentence that names the rule, or ``None`` to fall through.
@@ -145,36 +181,67 @@ def bezique_refusal(state: GameState, player: int, action: Action) -> str | None
 
 @hookspec(firstresult=True)
 def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
-    """Carry out a legal turn action (score it, lay cards on the table, ...).
+    """Decide: carry out a legal turn action (score it, lay cards on the table, ...).
 
     Return ``True`` when handled.
     """
 
 
-@hookspec(firstresult=True)
+@hookspec
 def bezique_trick_scores(
     state: GameState, winner: int, cards: list[int]
 ) -> list[ScoreEvent] | None:
-    """Return the scores earned by the finished trick ``cards`` won by ``winner``."""
+    """Collect: the scores earned by the finished trick ``cards`` won by ``winner``.
 
-
-@hookspec(firstresult=True)
-def bezique_stock_exhausted(state: GameState) -> bool | None:
-    """Prepare the end-game once the last card of the stock has been drawn.
-
-    In the ordinary game the declared cards go back to the hands and any
-    announced combination lapses.  Return ``True`` when handled.
+    The trick is still in ``state.trick`` and ``state.trick_seats``, and in
+    ``state.won[winner]``.
     """
 
 
-@hookspec(firstresult=True)
+@hookspec
+def bezique_after_trick(state: GameState, winner: int, cards: list[int]) -> None:
+    """Notify: the trick ``cards`` has been won by ``winner`` and scored.
+
+    Called after :func:`bezique_trick_scores`, before the winner's turn; the
+    trick is still in ``state.trick``.  A plugin updates what it keeps (a
+    combination broken by a card played away, cards laid open).
+    """
+
+
+# ====================================================================== the draw and the end-game
+
+
+@hookspec
+def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreEvent] | None:
+    """Collect: the scores earned as ``player`` draws ``card`` from the stock.
+
+    Called after each card drawn after a trick, once the card is in the hand,
+    and only if some plugin implements it (a game without pays nothing).  A
+    carte blanche shown again for each card drawn that keeps the hand blank (as
+    PAR gives six-pack bezique) scores here.
+    """
+
+
+@hookspec
+def bezique_stock_exhausted(state: GameState) -> None:
+    """Notify: the last card of the stock (and the turn-up) has been drawn.
+
+    The end-game begins: in the ordinary game the declared cards go back to the
+    hands and any announced combination lapses.
+    """
+
+
+# ====================================================================== the hand's, the game's end
+
+
+@hookspec
 def bezique_hand_scores(state: GameState) -> list[ScoreEvent] | None:
-    """Return the scores earned when the hand's last trick has been played."""
+    """Collect: the scores earned when the hand's last trick has been played."""
 
 
 @hookspec(firstresult=True)
 def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
-    """Return the winner of the game if it is over now, else ``None``.
+    """Decide: the winner of the game if it is over now.
 
     Called after every score (``hand_over`` false) and after each hand
     (``hand_over`` true).  The winner is a side: a seat, or with partnerships
@@ -183,9 +250,22 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     """
 
 
+@hookspec
+def bezique_settlement(state: GameState) -> list[ScoreEvent] | None:
+    """Collect: the scores settled once the game is won (a game bonus, a rubicon).
+
+    Called once, when the game is over: ``state.winner`` is the winning side.
+    The events are added to the scores and the ledger without asking
+    :func:`bezique_game_winner` again.
+    """
+
+
+# ====================================================================== who plays and who declares
+
+
 @hookspec(firstresult=True)
 def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int | None:
-    """Return the seat that may declare next after ``player`` ends his turn, or ``-1``.
+    """Decide: the seat that may declare next after ``player`` ends his turn, or ``-1``.
 
     Asked after a trick when its winner (then each seat this hook names) has
     no turn action or ends his turn; ``declared`` says whether ``player`` did
@@ -197,7 +277,7 @@ def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int 
 
 @hookspec(firstresult=True)
 def bezique_trick_players(state: GameState) -> list[int] | None:
-    """Return the seats that play the next trick, in order, the leader first.
+    """Decide: the seats that play the next trick, in order, the leader first.
 
     Asked before each trick once the stock is exhausted (the end-game), and only
     if a plugin implements it; an empty list ends the hand, ``None`` keeps the
@@ -207,18 +287,25 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     """
 
 
-GAME_HOOKS: tuple[str, ...] = (
-    "bezique_deal_scores",
-    "bezique_trick_winner",
-    "bezique_legal_plays",
-    "bezique_turn_actions",
-    "bezique_refusal",
-    "bezique_apply_turn_action",
-    "bezique_trick_scores",
-    "bezique_stock_exhausted",
-    "bezique_hand_scores",
-    "bezique_game_winner",
-    "bezique_next_declarer",
-    "bezique_trick_players",
-)
-"""The hooks a game resolves into plain callables when it is built."""
+DECIDE, COLLECT, NOTIFY = "decide", "collect", "notify"
+"""The kinds of hook (see the module's docstring)."""
+
+GAME_HOOKS: dict[str, str] = {
+    "bezique_after_deal": NOTIFY,
+    "bezique_deal_scores": COLLECT,
+    "bezique_trick_winner": DECIDE,
+    "bezique_legal_plays": DECIDE,
+    "bezique_trick_scores": COLLECT,
+    "bezique_after_trick": NOTIFY,
+    "bezique_turn_actions": DECIDE,
+    "bezique_refusal": DECIDE,
+    "bezique_apply_turn_action": DECIDE,
+    "bezique_draw_scores": COLLECT,
+    "bezique_stock_exhausted": NOTIFY,
+    "bezique_hand_scores": COLLECT,
+    "bezique_game_winner": DECIDE,
+    "bezique_settlement": COLLECT,
+    "bezique_next_declarer": DECIDE,
+    "bezique_trick_players": DECIDE,
+}
+"""The hooks a game resolves, once per ruleset, into plain callables, with their kinds."""

@@ -1,8 +1,10 @@
 """Where plugins and variant files are found.
 
-Built-in plugins and outside plugins go through the same checks.  Outside
-plugins arrive through the entry-point group ``bezique``
-(``[project.entry-points.bezique] myrules = "mypkg.rules"``); setting
+Built-in plugins and outside plugins are found alike, through the entry-point
+group ``bezique`` (``[project.entry-points.bezique] myrules = "mypkg.rules"``;
+the framework's own pyproject.toml registers its built-ins so), and go through
+the same checks.  A built-in is an entry point of the ``bezique`` distribution
+itself: another distribution cannot take its name.  Setting
 ``BEZIQUE_BLOCK_PLUGINS=name,name`` hides installed plugins by name (a blocked
 plugin is not even imported).  A variant names plugins by their registered
 name, never by import path.
@@ -20,7 +22,6 @@ everything else works as if it were not installed.
 from __future__ import annotations
 
 import difflib
-import importlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
@@ -42,14 +43,13 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 
 ENTRY_POINT_GROUP = "bezique"
 BLOCK_ENV = "BEZIQUE_BLOCK_PLUGINS"
-BUILTIN_PLUGINS: dict[str, str] = {
-    "ordinary": "bezique.plugins.ordinary",
-    "grand": "bezique.plugins.grand",
-    "polish": "bezique.plugins.polish",
-    "multihand": "bezique.plugins.multihand",
-    "partnership": "bezique.plugins.partnership",
-}
-"""Registered name -> module of the plugins that ship with the framework."""
+BUILTIN_DISTRIBUTION = "bezique"
+"""The distribution whose entry points are the built-in plugins."""
+MISSING_BUILTINS = (
+    "the built-in plugins are not registered: the bezique distribution's entry points "
+    "are not installed (install the project, e.g. pip install -e .)"
+)
+"""The note when no entry point of the framework itself is found (a source tree on the path)."""
 
 
 @dataclass(frozen=True)
@@ -130,25 +130,25 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
     """Import and check every plugin not blocked; build the catalogue of variant files."""
     entries: dict[str, PluginEntry] = {}
     notes: list[str] = []
-    for name, module in BUILTIN_PLUGINS.items():
-        if name not in blocked:
-            entries[name] = _check(name, "", _importer(module))
-    for name, found in _entry_points(blocked).items():
-        points = [p for p in found if p.value != BUILTIN_PLUGINS.get(name)]  # the built-in itself
-        if not points:
-            continue
-        origins = sorted(_origin(point) for point in points)
-        if name in BUILTIN_PLUGINS:
+    found = _entry_points(blocked)
+    builtins = {name for name, points in found.items() if any(map(_is_builtin, points))}
+    if not builtins:
+        notes.append(MISSING_BUILTINS)
+    for name, points in found.items():
+        if name in builtins:
+            entries[name] = _check(name, "", next(filter(_is_builtin, points)).load)
             notes.extend(
-                f"plugin {name!r} of {origin} is not used: {name!r} is the name of a "
+                f"plugin {name!r} of {_origin(point)} is not used: {name!r} is the name of a "
                 "built-in plugin; rename the entry point"
-                for origin in origins
+                for point in sorted(points, key=_origin)
+                if not _is_builtin(point)
             )
         elif len(points) > 1:
+            origins = sorted(_origin(point) for point in points)
             problem = f"two distributions register it: {', and '.join(origins)}"
             entries[name] = PluginEntry(name, "", None, problem, remedy="uninstall one of them")
         else:
-            entries[name] = _check(name, origins[0], points[0].load)
+            entries[name] = _check(name, _origin(points[0]), points[0].load)
     for name, entry in _added.items():
         if name not in blocked:
             entries.setdefault(name, entry)
@@ -162,8 +162,10 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
     return _Discovery(blocked, entries, notes, dict(sorted(catalogue.items())))
 
 
-def _importer(module: str) -> Callable[[], object]:
-    return lambda: importlib.import_module(module)
+def _is_builtin(point: EntryPoint) -> bool:
+    """Whether an entry point is one of the framework's own (a built-in plugin)."""
+    dist = getattr(point, "dist", None)
+    return dist is not None and dist.name == BUILTIN_DISTRIBUTION
 
 
 def _entry_points(blocked: frozenset[str]) -> dict[str, list[EntryPoint]]:
@@ -310,7 +312,8 @@ def plugin_problems() -> list[str]:
 def unknown_plugin_message(name: str) -> str:
     """Say that ``name`` is not a registered plugin and list the known ones."""
     names = ", ".join(known_plugins()) or "none"
-    return f"unknown plugin {name!r}; known plugins: {names}"
+    missing = f" ({MISSING_BUILTINS})" if MISSING_BUILTINS in _state().notes else ""
+    return f"unknown plugin {name!r}; known plugins: {names}{missing}"
 
 
 def plugin_problem(name: str) -> str | None:

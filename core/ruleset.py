@@ -2,9 +2,9 @@
 
 pluggy costs one to two microseconds a call; the card loop calls the trick and
 play hooks tens of thousands of times a second.  :class:`Ruleset` asks pluggy
-once, when a game is built, for each hook's implementations in call order and
-binds them into an ordinary Python function with the ``firstresult`` semantics,
-so the kernel pays a plain function call and nothing more.
+once, when a game is built, for each hook's implementations and binds them, by
+the hook's kind (:mod:`bezique.hooks`), into an ordinary Python function that
+the kernel calls through a typed facade: a plain function call and nothing more.
 """
 
 from __future__ import annotations
@@ -13,67 +13,31 @@ import json
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar, cast
-
-import pluggy
+from typing import Any, TypeVar, cast
 
 from bezique import hookspecs
 from bezique.actions import Action, Kind
 from bezique.cards import Deck
-from bezique.errors import PluginError
+from bezique.hooks import (
+    AfterTrick,
+    ApplyTurnAction,
+    DrawScores,
+    GameWinner,
+    LegalPlays,
+    NextDeclarer,
+    Notify,
+    Refusal,
+    ScoresOf,
+    TrickPlayers,
+    TrickScores,
+    TrickWinner,
+    TurnActions,
+    resolve_hook,
+)
 from bezique.registry import plugin_manager
 from bezique.variant import Variant, load_variant
 
-if TYPE_CHECKING:
-    pass
-
-HookFunction = Callable[..., Any]
 T = TypeVar("T")
-
-
-def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
-    """Adapt one implementation (which may take a subset of the arguments) to all of them."""
-    wanted = tuple(argnames.index(name) for name in impl.argnames)
-    function = impl.function
-    if wanted == tuple(range(len(argnames))):
-        return function
-
-    def call(*args: Any) -> Any:
-        return function(*(args[i] for i in wanted))
-
-    return call
-
-
-def _first_result(functions: list[HookFunction]) -> HookFunction:
-    """Chain implementations: the first one that returns something other than None wins."""
-    if len(functions) == 1:
-        return functions[0]
-
-    def call(*args: Any) -> Any:
-        for function in functions:
-            result = function(*args)
-            if result is not None:
-                return result
-        return None
-
-    return call
-
-
-def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
-    """Return one plain callable that does what ``manager.hook.<name>(...)`` would do."""
-    caller = getattr(manager.hook, name)
-    spec = caller.spec
-    if spec is None:  # pragma: no cover - every game hook has a spec
-        raise PluginError(f"hook {name} has no specification")
-    argnames = tuple(spec.argnames)
-    impls = caller.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return lambda *args: caller(**dict(zip(argnames, args, strict=True)))
-    # pluggy calls the implementations registered last first.
-    functions = [_bind(impl, argnames) for impl in reversed(impls)]
-    if not functions:
-        return lambda *args: None
-    return _first_result(functions)
 
 
 class Ruleset:
@@ -107,21 +71,7 @@ class Ruleset:
             dict.fromkeys(c["class"] for c in combinations.values())
         )
         """Combination classes; a card's ``levels`` keeps four bits per class, in this order."""
-        hooks = {name: resolve_hook(self.manager, name) for name in hookspecs.GAME_HOOKS}
-        self.deal_scores: HookFunction = hooks["bezique_deal_scores"]
-        self.trick_winner: HookFunction = hooks["bezique_trick_winner"]
-        self.legal_plays: HookFunction = hooks["bezique_legal_plays"]
-        self.turn_actions: HookFunction = hooks["bezique_turn_actions"]
-        self.refusal: HookFunction = hooks["bezique_refusal"]
-        self.apply_turn_action: HookFunction = hooks["bezique_apply_turn_action"]
-        self.trick_scores: HookFunction = hooks["bezique_trick_scores"]
-        self.stock_exhausted: HookFunction = hooks["bezique_stock_exhausted"]
-        self.hand_scores: HookFunction = hooks["bezique_hand_scores"]
-        self.game_winner: HookFunction = hooks["bezique_game_winner"]
-        self.next_declarer: HookFunction | None = self._optional("bezique_next_declarer", hooks)
-        """None when no plugin implements it: only the trick's winner declares."""
-        self.trick_players: HookFunction | None = self._optional("bezique_trick_players", hooks)
-        """None when no plugin implements it: every seat plays every trick."""
+        self._resolve_hooks()
         sides = variant.data.get("partnerships", {}).get("sides")
         self.side_of: tuple[int, ...] = tuple(
             next(i for i, side in enumerate(sides) if seat in side) if sides else seat
@@ -129,9 +79,34 @@ class Ruleset:
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
 
-    def _optional(self, name: str, hooks: dict[str, HookFunction]) -> HookFunction | None:
-        """The resolved hook, or None when no plugin implements it (the kernel's default)."""
-        return hooks[name] if getattr(self.manager.hook, name).get_hookimpls() else None
+    def _resolve_hooks(self) -> None:
+        """Resolve every game hook of the variant's plugins into the typed facade below."""
+        hooks = {name: resolve_hook(self.manager, name) for name in hookspecs.GAME_HOOKS}
+
+        def optional(name: str) -> Any:
+            """None when no plugin implements it: the kernel does without (and pays nothing)."""
+            implemented = getattr(self.manager.hook, name).get_hookimpls()
+            return hooks[name] if implemented else None
+
+        self.after_deal: Notify = hooks["bezique_after_deal"]
+        self.deal_scores: ScoresOf = hooks["bezique_deal_scores"]
+        self.trick_winner: TrickWinner = hooks["bezique_trick_winner"]
+        self.legal_plays: LegalPlays = hooks["bezique_legal_plays"]
+        self.trick_scores: TrickScores = hooks["bezique_trick_scores"]
+        self.after_trick: AfterTrick | None = optional("bezique_after_trick")
+        self.turn_actions: TurnActions = hooks["bezique_turn_actions"]
+        self.refusal: Refusal = hooks["bezique_refusal"]
+        self.apply_turn_action: ApplyTurnAction = hooks["bezique_apply_turn_action"]
+        self.draw_scores: DrawScores | None = optional("bezique_draw_scores")
+        """None when no plugin implements it: the draw asks nothing."""
+        self.stock_exhausted: Notify = hooks["bezique_stock_exhausted"]
+        self.hand_scores: ScoresOf = hooks["bezique_hand_scores"]
+        self.game_winner: GameWinner = hooks["bezique_game_winner"]
+        self.settlement: ScoresOf = hooks["bezique_settlement"]
+        self.next_declarer: NextDeclarer | None = optional("bezique_next_declarer")
+        """None when no plugin implements it: only the trick's winner declares."""
+        self.trick_players: TrickPlayers | None = optional("bezique_trick_players")
+        """None when no plugin implements it: every seat plays every trick."""
 
     def compiled(self, key: object, build: Callable[[], T]) -> T:
         """Return what ``build()`` makes, made once per ruleset and kept under ``key``.

@@ -90,14 +90,31 @@ def _copy_turn(turn: TurnState) -> TurnState:
     return copy
 
 
-def _copy_rng(rng: random.Random) -> random.Random:
-    copy = random.Random()
-    copy.setstate(rng.getstate())
-    return copy
+class RandomSource:
+    """The game's random generator, shared by a state and its clones until one draws from it.
+
+    Copying a generator's state costs more than the rest of a clone together, and
+    most clones (a bot's look-ahead, a search's worlds) never shuffle a deck.  So
+    a clone shares its source's generator, counting one more holder; whichever
+    holder draws first while it is shared takes a copy of its own (see
+    :attr:`StateData.rng`), and the others keep the original, untouched.
+    """
+
+    __slots__ = ("generator", "holders")
+
+    def __init__(self, generator: random.Random) -> None:
+        """Hold ``generator`` for one state."""
+        self.generator = generator
+        self.holders = 1
 
 
-def _write_rng(rng: random.Random) -> list[Any]:
-    version, internal, gauss = rng.getstate()
+def _share_random(source: RandomSource) -> RandomSource:
+    source.holders += 1
+    return source
+
+
+def _write_random(source: RandomSource) -> list[Any]:
+    version, internal, gauss = source.generator.getstate()
     return [version, list(internal), gauss]
 
 
@@ -152,7 +169,7 @@ FIELDS: tuple[Field, ...] = (
     Field("decks", INPUT, _lists, _lists),
     Field("first_dealer", INPUT),
     Field("referee", INPUT),
-    Field("rng", DERIVED, _copy_rng, _write_rng),
+    Field("_random", DERIVED, _share_random, _write_random, key="rng"),
     Field("history", INPUT, list, _write_history),
     Field("events", DERIVED, list, lambda events: [list(e) for e in events]),
     Field("event_hands", DERIVED, list, list),
@@ -160,7 +177,7 @@ FIELDS: tuple[Field, ...] = (
     Field("hand_no", DERIVED),
     Field("dealer", DERIVED),
     Field("winner", DERIVED),
-    Field("extra", DERIVED, json_copy, json_copy),
+    Field("extra", DERIVED, json_copy, lambda extra: json_copy(dict(sorted(extra.items())))),
     Field("hands", DERIVED, _lists, _lists),
     Field("won", DERIVED, _lists, _lists),
     Field("on_table", DERIVED, list, lambda flags: [int(t) for t in flags]),
@@ -228,7 +245,8 @@ class StateData:
     """The variant as named (a registered name or a path)."""
     overrides: dict[str, Any]
     seed: int
-    rng: random.Random
+    _random: RandomSource
+    """The generator that shuffles each new hand (read it through :attr:`rng`)."""
     decks: list[list[int]]
     """The stacked decks of the first hands, top card first."""
     first_dealer: int
@@ -314,6 +332,20 @@ class StateData:
             self.declared_bits &= ~self.deck.bits[card]
         self._legal = None
 
+    def fix_trump(self, suit: int) -> None:
+        """Name ``suit`` (an index into the deck's suits) trumps for the rest of the hand.
+
+        For variants whose trumps are not turned up at the deal but fixed by a
+        declaration (``trumps.mode`` other than ``turn_up``): the plugin that scores
+        the declaration calls this.  Trumps once fixed stay fixed for the hand.
+        """
+        if self.trump >= 0 and self.trump != suit:
+            raise ValueError(f"trumps are fixed already: suit {self.trump}")
+        if not 0 <= suit < len(self.deck.suits):
+            raise ValueError(f"no suit {suit}: suits are numbered 0 to {len(self.deck.suits) - 1}")
+        self.trump = suit
+        self._legal = None
+
     def mark_changed(self) -> None:
         """Forget the cached legal actions after a change made outside :meth:`apply`'s path."""
         self._legal = None
@@ -353,6 +385,21 @@ class StateData:
     def bezique_version(self) -> str:
         """The version of bezique that writes the JSON form."""
         return __version__
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator that shuffles the decks, this state's own to draw from.
+
+        Shared with clones until then (see :class:`RandomSource`): reading it
+        first takes a copy of its own if another state holds it too.
+        """
+        source = self._random
+        if source.holders > 1:
+            source.holders -= 1
+            generator = random.Random()
+            generator.setstate(source.generator.getstate())
+            source = self._random = RandomSource(generator)
+        return source.generator
 
     @property
     def variant_digest(self) -> str:

@@ -63,6 +63,7 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     state.trick_order = state._orders[state.leader]
     state.phase = PLAY
     state._legal = None
+    state.rules.after_deal(state)
     state._score(state.rules.deal_scores(state))
 
 
@@ -74,6 +75,8 @@ def draw(state: GameState) -> None:
         if state.refereed:
             if referee.draw_round(state):
                 return  # play waits for a choice (two cards lifted); state.draw_round() goes on
+        elif state.rules.draw_scores is not None:
+            draw_scored(state)
         elif len(stock) >= state.players:
             hands = state.hands
             held = state.held
@@ -109,6 +112,19 @@ def draw(state: GameState) -> None:
         over = not all(state.hands[seat] for seat in state.trick_order)
     if over:
         state._end_hand()
+
+
+def draw_scored(state: GameState) -> None:
+    """Draw in turn, the winner first, scoring each card as the draw-scores hook says."""
+    hook = state.rules.draw_scores
+    assert hook is not None
+    for seat in (state.leader, *state._others[state.leader]):
+        if not state.stock and state.turn_up < 0:
+            return
+        draw_card(state, seat)
+        state._score(hook(state, seat, state.hands[seat][-1]))
+        if state.is_over():
+            return
 
 
 def draw_last_cards(state: GameState) -> None:

@@ -122,13 +122,13 @@ def bezique_exclusive_hooks() -> list[str]:
 
 
 @hookimpl
-def bezique_deal_scores(state: GameState) -> None:
-    """Start the hand's record of declarations; the ordinary plugin scores the deal."""
+def bezique_after_deal(state: GameState) -> None:
+    """Start the hand's record of declarations."""
     state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
 
 
 @hookimpl
-def bezique_trick_scores(state: GameState, cards: list[int]) -> None:
+def bezique_after_trick(state: GameState, cards: list[int]) -> None:
     """A card played away breaks its combinations: their other cards are free again."""
     if not state.stock_left():
         return

@@ -179,12 +179,11 @@ def _ranks_of(data: dict[str, Any], row: dict[str, Any]) -> set[str]:
 
 
 @hookimpl
-def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
-    """Empty open rows for every seat; then the ordinary deal (a seven turned up scores)."""
+def bezique_after_deal(state: GameState) -> None:
+    """Empty open rows for every seat (the ordinary plugin scores the deal)."""
     state.extra["places"] = {open_place(seat): [] for seat in range(state.players)}
     state.extra[EXTRA_NEW] = []
     state.extra[EXTRA_SEVEN] = -1
-    return ordinary.bezique_deal_scores(state)
 
 
 # ---------------------------------------------------------------------- tricks
@@ -192,23 +191,13 @@ def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
 
 @hookimpl
 def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
-    """Score the trick, lay its scoring cards open, and note a seven that may be exchanged.
+    """The seven of trumps scores for the trick's winner, in the end-game too (A12 reading).
 
-    Brisques (at once) and the last trick are the ordinary plugin's; the seven of
-    trumps scores here for the trick's winner, in the end-game too (A12 reading).
+    Brisques (at once) and the last trick are the ordinary plugin's.  A seven won
+    while another card is turned up may be exchanged in the winner's turn.
     """
     t = state.rules.tables.get(ordinary.__name__) or tables(state)
-    events = ordinary.bezique_trick_scores(state, winner, cards)
-    is_open = polish_tables(state).is_open(state)
-    new = [c for c in cards if is_open[c]]
-    if new:
-        won = state.won[winner]
-        rows = open_cards(state, winner)
-        for card in new:
-            won.remove(card)
-            rows.append(card)
-            state.set_card(card, True, 0)
-    state.extra[EXTRA_NEW] = new
+    events = []
     state.extra[EXTRA_SEVEN] = -1
     deck = state.deck
     scored: list[int] = state.extra["sevens_scored"]
@@ -227,9 +216,23 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
 
 
 @hookimpl
-def bezique_stock_exhausted(state: GameState) -> bool:
-    """Open cards stay open; nothing goes back to the hands (S0 Polish section, A20d)."""
-    return True
+def bezique_after_trick(state: GameState, winner: int, cards: list[int]) -> None:
+    """The trick's scoring cards are laid open in its winner's rows.
+
+    Open cards are never in a hand, so they stay open when the stock is gone (S0
+    Polish section, A20d): the ordinary plugin returns to the hands only the
+    declared cards that are in them.
+    """
+    is_open = polish_tables(state).is_open(state)
+    new = [c for c in cards if is_open[c]]
+    if new:
+        won = state.won[winner]
+        rows = open_cards(state, winner)
+        for card in new:
+            won.remove(card)
+            rows.append(card)
+            state.set_card(card, True, 0)
+    state.extra[EXTRA_NEW] = new
 
 
 # ---------------------------------------------------------------------- declaring

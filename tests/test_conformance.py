@@ -278,3 +278,27 @@ def test_playout_is_deterministic() -> None:
     first.playout(random.Random(8), hands=None)
     second.playout(random.Random(8), hands=None)
     assert first.to_json() == second.to_json()
+
+
+def test_clones_share_the_generator_until_one_shuffles_and_stay_independent() -> None:
+    """A clone and its original each deal their next hands as if the other never existed."""
+
+    def first_hand() -> tuple[GameState, random.Random]:
+        state, players = new_game("ordinary", seed=11), random.Random(1)
+        state.playout(players, hands=1)  # the first hand, and the second one dealt
+        return state, players
+
+    reference, players = first_hand()
+    reference.playout(players, hands=None)
+    assert reference.hand_no >= 2  # a hand was shuffled after the point of the clones
+    other, _ = first_hand()
+    other.playout(random.Random(99), hands=None)  # the same game, played on otherwise
+    for first in ("original", "clone"):
+        state, players = first_hand()
+        copy = state.clone()
+        if first == "clone":
+            copy.playout(random.Random(99), hands=None)
+        state.playout(players, hands=None)
+        copy.playout(random.Random(99), hands=None)
+        assert state.to_json() == reference.to_json(), first
+        assert copy.to_json() == other.to_json(), first

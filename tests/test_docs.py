@@ -42,10 +42,16 @@ def test_every_hook_is_prefixed_documented_and_listed_in_the_readme() -> None:
         assert f"`{name}(" in text, f"{name} is missing from the README's hook table"
 
 
-def test_every_game_hook_is_firstresult() -> None:
-    for name in hookspecs.GAME_HOOKS:
-        options = getattr(hookspecs, name).bezique_spec
-        assert options["firstresult"], name
+def test_every_hook_says_its_kind_in_its_docstring_and_the_readme() -> None:
+    text = readme()
+    for name in hook_names():
+        function = getattr(hookspecs, name)
+        kind = function.__doc__.split(":", 1)[0].lower()
+        assert kind in (hookspecs.DECIDE, hookspecs.COLLECT, hookspecs.NOTIFY), name
+        assert function.bezique_spec.get("firstresult", False) == (kind == hookspecs.DECIDE), name
+        assert hookspecs.GAME_HOOKS.get(name, kind) == kind, name
+        row = re.search(rf"^\| `{name}\([^`]*\)` \| (\w+) \|", text, re.M)
+        assert row and row.group(1) == kind, f"the README's hook table gives {name} no kind {kind}"
 
 
 def house_rule_text() -> str:

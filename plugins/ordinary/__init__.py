@@ -540,10 +540,15 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
 
 
 @hookimpl
+def bezique_after_deal(state: GameState) -> None:
+    """No seven of trumps has scored yet in the new hand."""
+    state.extra["sevens_scored"] = []
+
+
+@hookimpl
 def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
     """A seven of trumps turned up scores for the dealer (S0 and S2 tables); carte blanche."""
     t = tables(state)
-    state.extra["sevens_scored"] = []
     events = []
     if state.turn_up >= 0 and state.deck.card_rank[state.turn_up] == t.seven_rank:
         state.extra["sevens_scored"].append(state.turn_up)
@@ -683,14 +688,13 @@ def _is_trump_seven(state: GameState, t: Tables, card: int) -> bool:
 
 
 @hookimpl
-def bezique_stock_exhausted(state: GameState) -> bool:
+def bezique_stock_exhausted(state: GameState) -> None:
     """Declared cards go back into the hands; announced combinations lapse (A38)."""
     for hand in state.hands:
         for card in hand:
             if state.on_table[card]:
                 state.set_card(card, False, state.levels[card])
     state.pending = [[] for _ in range(state.players)]
-    return True
 
 
 @hookimpl
@@ -1173,7 +1177,7 @@ def declare_combination(
     state.turn.declared.extend(cards)
     state.turn.scored += 1
     if combo.fixes_trumps:
-        state.trump = state.deck.card_suit[cards[0]]
+        state.fix_trump(state.deck.card_suit[cards[0]])
     pending = state.pending[player]
     if (combo.name, cards) in pending:
         pending.remove((combo.name, cards))

@@ -1,0 +1,218 @@
+"""Hooks resolved by kind into plain callables, and the typed facade the kernel calls them by.
+
+A hook's kind (:mod:`bezique.hookspecs`) says how its implementations combine:
+*decide* hooks give the first answer that is not None (the plugin listed last is
+asked first), *collect* hooks join every plugin's list in the order the plugins
+are listed, *notify* hooks tell every plugin and return nothing.
+:func:`resolve_hook` asks pluggy once for a hook's implementations and binds
+them into one plain function of positional arguments; the protocols below are
+what the kernel sees of each resolved hook, so its calls are type-checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+import pluggy
+
+from bezique import hookspecs
+from bezique.errors import PluginError
+
+if TYPE_CHECKING:
+    from bezique.actions import Action, ScoreEvent
+    from bezique.game import GameState
+
+HookFunction = Callable[..., Any]
+"""A hook implementation as pluggy holds it: the kernel calls it only through the facade."""
+
+
+class ScoresOf(Protocol):
+    """A resolved collect hook of the state alone: every plugin's score events, joined."""
+
+    def __call__(self, state: GameState, /) -> list[ScoreEvent]:
+        """The score events of every plugin, in the order the plugins are listed."""
+
+
+class Notify(Protocol):
+    """A resolved notify hook of the state alone: every plugin is told."""
+
+    def __call__(self, state: GameState, /) -> None:
+        """Tell every plugin."""
+
+
+class TrickWinner(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_trick_winner`."""
+
+    def __call__(self, state: GameState, cards: list[int], /) -> int:
+        """The position, in order of play, of the card that wins ``cards``."""
+
+
+class LegalPlays(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_legal_plays`."""
+
+    def __call__(self, state: GameState, player: int, cards: list[int], /) -> list[int]:
+        """The cards of ``cards`` that ``player`` may play."""
+
+
+class TrickScores(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_trick_scores`."""
+
+    def __call__(self, state: GameState, winner: int, cards: list[int], /) -> list[ScoreEvent]:
+        """Every plugin's score events for the trick."""
+
+
+class AfterTrick(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_after_trick`."""
+
+    def __call__(self, state: GameState, winner: int, cards: list[int], /) -> None:
+        """Tell every plugin of the trick."""
+
+
+class DrawScores(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_draw_scores`."""
+
+    def __call__(self, state: GameState, player: int, card: int, /) -> list[ScoreEvent]:
+        """Every plugin's score events for the card drawn."""
+
+
+class TurnActions(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_turn_actions`."""
+
+    def __call__(self, state: GameState, player: int, /) -> list[Action] | None:
+        """What ``player`` may do in his turn, besides ending it."""
+
+
+class Refusal(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_refusal`."""
+
+    def __call__(self, state: GameState, player: int, action: Action, /) -> str | None:
+        """Why ``action`` is refused, or None."""
+
+
+class ApplyTurnAction(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_apply_turn_action`."""
+
+    def __call__(self, state: GameState, player: int, action: Action, /) -> bool | None:
+        """Carry out ``action``."""
+
+
+class GameWinner(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_game_winner`."""
+
+    def __call__(self, state: GameState, hand_over: bool, /) -> int | None:
+        """The winning side, or -1 / None when the game goes on."""
+
+
+class NextDeclarer(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_next_declarer`."""
+
+    def __call__(self, state: GameState, player: int, declared: bool, /) -> int | None:
+        """The next seat to declare, or -1 / None to draw."""
+
+
+class TrickPlayers(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_trick_players`."""
+
+    def __call__(self, state: GameState, /) -> list[int] | None:
+        """The seats of the next trick, leader first; None for every seat."""
+
+
+def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
+    """Adapt one implementation (which may take a subset of the arguments) to all of them."""
+    wanted = tuple(argnames.index(name) for name in impl.argnames)
+    function = impl.function
+    if wanted == tuple(range(len(argnames))):
+        return function
+
+    def call(*args: Any) -> Any:
+        return function(*(args[i] for i in wanted))
+
+    return call
+
+
+def _first_result(functions: list[HookFunction]) -> HookFunction:
+    """Decide: the first implementation that returns something other than None wins."""
+    if not functions:
+        return lambda *args: None
+    if len(functions) == 1:
+        return functions[0]
+
+    def call(*args: Any) -> Any:
+        for function in functions:
+            result = function(*args)
+            if result is not None:
+                return result
+        return None
+
+    return call
+
+
+def _joined(functions: list[HookFunction]) -> HookFunction:
+    """Collect: every implementation's list, joined in order (None counts as empty)."""
+    if len(functions) == 1:
+        only = functions[0]
+        return lambda *args: only(*args) or []
+
+    def call(*args: Any) -> list[Any]:
+        joined: list[Any] = []
+        for function in functions:
+            found = function(*args)
+            if found:
+                joined.extend(found)
+        return joined
+
+    return call
+
+
+def _told(functions: list[HookFunction]) -> HookFunction:
+    """Notify: call every implementation in order; the answers are ignored."""
+
+    def call(*args: Any) -> None:
+        for function in functions:
+            function(*args)
+
+    return call
+
+
+_COMBINE: dict[str, Callable[[list[HookFunction]], HookFunction]] = {
+    hookspecs.DECIDE: _first_result,
+    hookspecs.COLLECT: _joined,
+    hookspecs.NOTIFY: _told,
+}
+
+
+def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
+    """Return one plain callable that does what the hook's kind says of ``manager``'s plugins.
+
+    Decide hooks return the first answer that is not None, collect hooks the
+    answers' lists joined, notify hooks nothing.  The implementations are taken
+    in call order: the plugin listed last first for a decide hook, the plugins in
+    the order they are listed for the others.
+    """
+    caller = getattr(manager.hook, name)
+    spec = caller.spec
+    if spec is None:  # pragma: no cover - every game hook has a spec
+        raise PluginError(f"hook {name} has no specification")
+    argnames = tuple(spec.argnames)
+    impls = caller.get_hookimpls()
+    kind = hookspecs.GAME_HOOKS.get(name, hookspecs.DECIDE)
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return _through_pluggy(caller, argnames, kind)
+    # pluggy holds the implementations registered last last; it calls them first.
+    functions = [_bind(impl, argnames) for impl in impls]
+    if kind == hookspecs.DECIDE:
+        functions.reverse()
+    return _COMBINE[kind](functions)
+
+
+def _through_pluggy(caller: Any, argnames: tuple[str, ...], kind: str) -> HookFunction:
+    """Call a hook that has wrappers through pluggy itself (slower, but every wrapper runs)."""
+
+    def call(*args: Any) -> Any:
+        answers = caller(**dict(zip(argnames, args, strict=True)))
+        if kind == hookspecs.COLLECT:
+            return [item for found in reversed(answers) if found for item in found]
+        return None if kind == hookspecs.NOTIFY else answers
+
+    return call

@@ -1,0 +1,265 @@
+"""Hooks by kind (decide, collect, notify), the built-ins' entry points, and the seams.
+
+Each test plugin here is registered under a name for the test's duration and listed
+by a small house-rule file, exactly as a third party's plugin would be.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from bezique import registry, ruleset
+from bezique.actions import ScoreEvent
+from bezique.errors import PluginError
+from bezique.game import GameState, new_game
+from bezique.hookspecs import hookimpl
+from bezique.testing import points_by_rule, scenario
+
+BUILT_INS = {"ordinary", "grand", "polish", "multihand", "partnership"}
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Plugins registered by a test are forgotten after it."""
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
+    yield
+
+
+def house(tmp_path: Path, *plugins: str, extends: str = "ordinary", extra: str = "") -> str:
+    """Write a house rule extending ``extends`` with the plugins listed; return its path."""
+    path = tmp_path / f"house-{'-'.join(plugins) or 'none'}.yaml"
+    listed = ", ".join(plugins)
+    path.write_text(
+        f"name: house\nextends: {extends}\nsummary: A house rule.\nplugins: [{listed}]\n{extra}",
+        encoding="utf-8",
+    )
+    return os.fspath(path)
+
+
+# The ordinary game with seat 1 dealing: seat 0 leads 7S, seat 1 follows 7D and
+# seat 0 wins the trick (no trump in it); neither can declare after it.
+BLANK_HANDS = [
+    ["7S", "8S", "9S", "7C", "8C", "9C", "AS", "TS"],
+    ["7D", "8D", "9D", "8H", "9H", "AD", "TD", "AC"],
+]
+
+
+def blank_deal(variant: str, stock: list[str]) -> GameState:
+    return scenario(variant, hands=BLANK_HANDS, turn_up="8H", stock=stock, dealer=1)
+
+
+# --------------------------------------------------------------------------- the kinds
+
+
+class Tagger:
+    """Collect: one event per trick, tagged with this plugin's name."""
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+
+    @hookimpl
+    def bezique_trick_scores(self, winner: int) -> list[ScoreEvent]:
+        return [ScoreEvent(winner, 1, self.tag)]
+
+
+def test_collect_joins_every_plugins_answer_in_the_order_listed(tmp_path: Path) -> None:
+    registry.register_plugin("tag-a", Tagger("a"))
+    registry.register_plugin("tag-b", Tagger("b"))
+    for listed in (["tag-a", "tag-b"], ["tag-b", "tag-a"]):
+        game = blank_deal(house(tmp_path, "ordinary", *listed), ["8C", "KS"])
+        game.apply("play 7S")
+        game.apply("play 7D")
+        trick = [e.rule for e in game.events]
+        # The ordinary plugin's answer (nothing: no brisque, not the last trick) and
+        # then each tagger's, in the order of the plugins: list.
+        assert trick == ["a", "b"] if listed[0] == "tag-a" else ["b", "a"]
+        assert game.scores == [2, 0]
+
+
+class Recorder:
+    """Notify: writes down each deal and trick it is told of."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, int, tuple[int, ...]]] = []
+
+    @hookimpl
+    def bezique_after_deal(self, state: GameState) -> None:
+        self.told.append(("deal", state.dealer, ()))
+
+    @hookimpl
+    def bezique_after_trick(self, state: GameState, winner: int, cards: list[int]) -> str:
+        self.told.append(("trick", winner, tuple(cards)))
+        return "ignored"  # a notify hook's answer counts for nothing
+
+
+def test_notify_tells_every_plugin_of_the_deal_and_each_trick(tmp_path: Path) -> None:
+    recorder = Recorder()
+    registry.register_plugin("recorder", recorder)
+    game = blank_deal(house(tmp_path, "ordinary", "recorder"), ["8C", "KS"])
+    assert recorder.told == [("deal", 1, ())]
+    game.apply("play 7S")
+    game.apply("play 7D")
+    seven_spades, seven_diamonds = game.won[0]
+    assert recorder.told[1] == ("trick", 0, (seven_spades, seven_diamonds))
+    assert game.deck.card_text(seven_spades) == "7S"
+    assert game.to_act == 0 and len(game.hands[0]) == 8  # "ignored" changed nothing
+
+
+class Winner:
+    """Decide: whoever played the second card wins every trick."""
+
+    @hookimpl
+    def bezique_trick_winner(self) -> int:
+        return 1
+
+
+def test_decide_asks_the_plugin_listed_last_first(tmp_path: Path) -> None:
+    registry.register_plugin("second-wins", Winner())
+    game = blank_deal(house(tmp_path, "ordinary", "second-wins"), ["8C", "KS"])
+    game.apply("play 7S")
+    game.apply("play 7D")
+    assert game.leader == 1  # the plugin's answer, not the ordinary rule's (7S wins)
+
+
+# --------------------------------------------------------------------------- the seams
+
+
+class BlankDraws:
+    """Scores 50 each time a card drawn leaves the drawer's hand without a court card."""
+
+    @hookimpl
+    def bezique_draw_scores(self, state: GameState, player: int, card: int) -> list[ScoreEvent]:
+        ranks = state.deck.card_rank
+        courts = {state.deck.rank_index(r) for r in "KQJ"}
+        if any(ranks[c] in courts for c in state.hands[player]):
+            return []
+        return [ScoreEvent(player, 50, "carte_blanche.repeated", state.deck.card_text(card))]
+
+
+def test_draw_scores_score_each_card_as_it_is_drawn(tmp_path: Path) -> None:
+    registry.register_plugin("blank-draws", BlankDraws())
+    game = blank_deal(
+        house(tmp_path, "ordinary", "blank-draws"), ["8C", "KS", "9D", "7C", "QS", "8D"]
+    )
+    game.apply("play 7S")
+    game.apply("play 7D")
+    # Seat 0 won the trick and draws first: 8C keeps his hand blank; seat 1's KS does not.
+    assert [(e.player, e.points, e.rule, e.detail) for e in game.events] == [
+        (0, 50, "carte_blanche.repeated", "8C")
+    ]
+    game.apply("play 8S")
+    game.apply("play 8D")
+    assert points_by_rule(game, 0) == {"carte_blanche.repeated": 100}  # 9D: still blank
+    game.apply("play 9S")
+    game.apply("play 9D")
+    assert game.deck.card_text(game.hands[0][-1]) == "QS"
+    assert points_by_rule(game, 0) == {"carte_blanche.repeated": 100}  # QS: blank no more
+
+
+def test_without_a_draw_scores_hook_the_draw_asks_nothing() -> None:
+    assert new_game("ordinary", seed=1).rules.draw_scores is None
+
+
+class Settlement:
+    """Settles a finished game: 500 to the winner, and 2000 to the loser (which wins nothing)."""
+
+    @hookimpl
+    def bezique_settlement(self, state: GameState) -> list[ScoreEvent]:
+        loser = 1 - state.winner
+        return [ScoreEvent(state.winner, 500, "game_bonus"), ScoreEvent(loser, 2000, "solace")]
+
+
+def test_settlement_scores_once_the_game_is_won_and_the_winner_stands(tmp_path: Path) -> None:
+    registry.register_plugin("settlement", Settlement())
+    short = "game:\n  target: 300\n"
+    plain = new_game(house(tmp_path, "ordinary", extra=short), seed=7)
+    settled = new_game(house(tmp_path, "ordinary", "settlement", extra=short), seed=7)
+    for game in (plain, settled):
+        game.playout(random.Random(7), hands=None)
+    assert settled.history == plain.history
+    winner = plain.winner
+    assert settled.winner == winner
+    assert [(e.player, e.points, e.rule) for e in settled.events[-2:]] == [
+        (winner, 500, "game_bonus"),
+        (1 - winner, 2000, "solace"),
+    ]
+    assert settled.events[:-2] == plain.events
+    expected = list(plain.scores)
+    expected[winner] += 500
+    expected[1 - winner] += 2000
+    assert settled.scores == expected
+    assert settled.is_over() and settled.legal_actions() == []
+
+
+def test_trumps_fixed_by_a_declaration_in_a_three_hand_game() -> None:
+    # Trumps by the first marriage (S0 footnote 1) in a variant of the multihand plugin.
+    game = scenario(
+        "three-hand",
+        hands=[
+            ["KS", "QS", "7C", "8C", "9C", "7D", "8D", "AC"],
+            ["7S", "8S", "9S", "TD", "TC", "8H", "9H", "JC"],
+            ["7H", "TH", "AH", "JH", "JD", "QC", "KC", "QD"],
+        ],
+        stock=["AS", "TS", "JS"],
+        dealer=2,
+        overrides={"trumps": {"mode": "first_marriage"}},
+    )
+    assert game.trump == -1 and game.turn_up == -1
+    for card in ("AC", "8S", "7H"):  # seat 0 wins with the only ace
+        game.apply(f"play {card}")
+    assert game.to_act == 0
+    game.apply("declare royal_marriage KS QS")
+    assert game.deck.suits[game.trump] == "S"
+    assert points_by_rule(game, 0) == {"brisques": 10, "royal_marriage": 40}  # AC won
+
+
+def test_fix_trump_refuses_a_second_suit_and_a_suit_that_is_not() -> None:
+    game = new_game("ordinary", seed=3)
+    with pytest.raises(ValueError, match="trumps are fixed already"):
+        game.fix_trump((game.trump + 1) % 4)
+    fresh = new_game("ordinary", seed=3, overrides={"trumps": {"mode": "first_marriage"}})
+    with pytest.raises(ValueError, match="no suit 4"):
+        fresh.fix_trump(4)
+
+
+# --------------------------------------------------------------------------- registration
+
+
+def test_the_built_in_plugins_are_the_frameworks_own_entry_points() -> None:
+    points = {p.name: p for p in entry_points(group="bezique")}
+    assert set(points) >= BUILT_INS
+    for name in BUILT_INS:
+        dist = points[name].dist
+        assert dist is not None and dist.name == "bezique"
+        assert points[name].value == f"bezique.plugins.{name}"
+    assert set(registry.known_plugins()) >= BUILT_INS
+
+
+def test_without_the_frameworks_entry_points_an_error_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(registry, "_entry_points", lambda blocked: {})
+    assert registry.MISSING_BUILTINS in registry.plugin_problems()
+    with pytest.raises(PluginError, match="entry points are not installed"):
+        registry.plugin_manager(["ordinary"])
+
+
+def test_a_misspelt_hook_is_refused_naming_the_plugin_and_the_near_hook() -> None:
+    class Misspelt:
+        @hookimpl
+        def bezique_after_trik(self) -> None:
+            return None
+
+    with pytest.raises(PluginError) as error:
+        registry.register_plugin("misspelt", Misspelt())
+    assert "plugin 'misspelt'" in str(error.value)
+    assert "did you mean 'bezique_after_trick'?" in str(error.value)
