@@ -17,6 +17,7 @@ import argparse
 import codecs
 import contextlib
 import json
+import os
 import re
 import sys
 import warnings
@@ -190,6 +191,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a defect: say where in one line, not a traceback
+        return _failed(exc)
+
+
+TRACEBACK_ENV = "BEZIQUE_TRACEBACK"
+"""Set to 1 to see the traceback of an unexpected error (for a plugin's author)."""
+
+
+def _failed(exc: Exception) -> int:
+    """Report an unexpected error: the plugin whose code raised it, else the framework's."""
+    from bezique.registry import BLOCK_ENV, plugin_in_traceback
+
+    if os.environ.get(TRACEBACK_ENV) == "1":
+        raise exc
+    said = " ".join(f"{type(exc).__name__}: {exc}".split())
+    culprit = plugin_in_traceback(exc)
+    if culprit is not None:
+        name, where = culprit
+        print(
+            f"bezique: plugin {name!r} failed ({where}): {said}; fix or uninstall it, or "
+            f"set {BLOCK_ENV}={name} to hide it ({TRACEBACK_ENV}=1 shows the traceback)",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"bezique: internal error: {said}; please report it ({TRACEBACK_ENV}=1 shows "
+            "the traceback)",
+            file=sys.stderr,
+        )
+    return 1
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from importlib.resources import files
 from pathlib import Path
+from traceback import walk_tb
+from types import ModuleType
 from typing import Any
 
 import pluggy
@@ -300,6 +302,29 @@ def known_plugins() -> dict[str, object]:
     """Return every working plugin by name (built-ins and installed, minus blocked ones)."""
     entries = _state().entries
     return {n: e.plugin for n, e in sorted(entries.items()) if not e.problem}
+
+
+def plugin_in_traceback(exc: BaseException) -> tuple[str, str] | None:
+    """The working plugin whose code raised ``exc``, and where: ``(name, "file:line in f")``.
+
+    The innermost frame of the traceback that belongs to a plugin's module (or to
+    the module of a plugin object's class) is the one named; None when no plugin's
+    code is in the traceback.
+    """
+    modules: dict[str, str] = {}
+    for name, plugin in known_plugins().items():
+        module = plugin.__name__ if isinstance(plugin, ModuleType) else type(plugin).__module__
+        modules[module] = name
+    found: tuple[str, str] | None = None
+    for frame, line in walk_tb(exc.__traceback__):
+        module = frame.f_globals.get("__name__", "")
+        owner = modules.get(module) or next(
+            (n for m, n in modules.items() if module.startswith(m + ".")), None
+        )
+        if owner is not None:
+            where = f"{Path(frame.f_code.co_filename).name}:{line} in {frame.f_code.co_name}"
+            found = (owner, where)
+    return found
 
 
 def plugin_problems() -> list[str]:

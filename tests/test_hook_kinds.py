@@ -263,3 +263,51 @@ def test_a_misspelt_hook_is_refused_naming_the_plugin_and_the_near_hook() -> Non
         registry.register_plugin("misspelt", Misspelt())
     assert "plugin 'misspelt'" in str(error.value)
     assert "did you mean 'bezique_after_trick'?" in str(error.value)
+
+
+# --------------------------------------------------------------------------- failures
+
+
+class Faulty:
+    """A plugin with a defect: its trick winner divides by zero."""
+
+    @hookimpl
+    def bezique_trick_winner(self, cards: list[int]) -> int:
+        return len(cards) // 0
+
+
+def test_a_plugin_failing_during_play_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bezique.cli import main
+
+    registry.register_plugin("faulty", Faulty())
+    path = house(tmp_path, "ordinary", "faulty")
+    monkeypatch.delenv("BEZIQUE_TRACEBACK", raising=False)
+    assert main(["simulate", "--variant", path, "--games", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert err.startswith("bezique: plugin 'faulty' failed (test_hook_kinds.py:"), err
+    assert "in bezique_trick_winner): ZeroDivisionError: integer division or modulo by zero" in err
+    assert "set BEZIQUE_BLOCK_PLUGINS=faulty to hide it" in err
+    monkeypatch.setenv("BEZIQUE_TRACEBACK", "1")
+    with pytest.raises(ZeroDivisionError):
+        main(["simulate", "--variant", path, "--games", "1"])
+
+
+def test_an_error_of_the_framework_itself_is_one_line_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bezique import cli
+
+    def broken(args: object) -> int:
+        raise RuntimeError("a defect\nover two lines")
+
+    monkeypatch.delenv("BEZIQUE_TRACEBACK", raising=False)
+    monkeypatch.setattr(cli, "_variants", broken)
+    assert cli.main(["variants"]) == 1
+    _, err = capsys.readouterr()
+    assert err == (
+        "bezique: internal error: RuntimeError: a defect over two lines; please report it "
+        "(BEZIQUE_TRACEBACK=1 shows the traceback)\n"
+    )
