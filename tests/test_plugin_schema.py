@@ -369,3 +369,12 @@ def test_the_ordinary_checks_answer_through_the_plugin(fresh: None) -> None:
             "lower it or shuffle in more packs",
         ),
     ]
+
+
+def test_the_readme_quotes_the_real_message(fresh: None, tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    quoted = " ".join(readme.split("(`house.yaml:", 1)[1].split("; ...`)", 1)[0].split())
+    registry.register_plugin("myrules", Tallies())
+    path = house(tmp_path, TALLY, plugins="[ordinary]")
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}:{quoted};"), (quoted, problem)

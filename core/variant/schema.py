@@ -108,7 +108,8 @@ def load_fragment(package: str, resource: str) -> dict[str, Any]:
     """Return (a fresh copy of) the JSON file ``resource`` of the package ``package``.
 
     A plugin's ``bezique_variant_schema()`` returns its fragment this way, shipped
-    as package data beside its module (``load_fragment(__name__, "schema.json")``).
+    as package data beside its module: ``load_fragment("mypackage",
+    "rules.schema.json")`` for the module ``mypackage.rules``.
     """
     loaded: dict[str, Any] = json.loads(_resource_text(package, resource))
     return loaded
