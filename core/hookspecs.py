@@ -106,12 +106,33 @@ def bezique_variant_problems(
     """Collect: what in a variant's data this plugin cannot play, before any game is built.
 
     Asked of every plugin a variant lists (not a game hook),
-    once its merged ``data`` (a copy) satisfies the schema and the loader's own
-    checks.  Return ``(path, message)`` pairs: ``path`` is the tuple of keys and
-    list indexes of the offending value (``("open_cards", "ranks", 2)``), or a list
-    of such tuples when values clash (the message goes to the one set last); the
-    loader reports each message at the file, line and column that set it.  Return
-    ``None`` or ``[]`` when all is well.
+    once its plugin list is sound and its merged ``data`` (a copy) satisfies the
+    schema of those plugins (the kernel's sense checks run beside, so this may see
+    packets that do not add up, say, but never ill-typed data).  Return
+    ``(path, message)`` pairs: ``path`` is the tuple of keys and list indexes of the
+    offending value (``("open_cards", "ranks", 2)``), or a list of such tuples when
+    values clash (the message goes to the one set last); the loader reports each
+    message at the file, line and column that set it.  Return ``None`` or ``[]``
+    when all is well.
+    """
+
+
+@hookspec
+def bezique_variant_schema() -> Mapping[str, Any] | None:
+    """Collect: the JSON Schema fragment of this plugin's own sections of a variant file.
+
+    Asked of every plugin a variant lists when the variant is validated (and of
+    every installed plugin to build the full schema; not a game hook): the fragments
+    are merged into the kernel's schema, which holds only the kernel's keys, so a
+    variant may hold a plugin's sections only if it lists that plugin.  Return a
+    mapping with ``properties`` (the top-level keys the plugin owns), ``required``
+    (those a variant listing it must have), ``$defs`` (what they refer to as
+    ``#/$defs/NAME``, beside the kernel's ``rank``, ``suit``, ``card``, ``points`` and
+    ``source``), ``adds`` (``{SECTION: {"properties": ..., "required": ...}}``: keys it
+    adds to a section of the kernel or of a plugin it builds on) and a
+    ``description``, or ``None``.  See :mod:`bezique.variant.schema`; a plugin ships
+    its fragment as package data and returns
+    :func:`bezique.variant.load_fragment` of it.
     """
 
 

@@ -64,7 +64,9 @@ class Ruleset:
         self.manager = plugin_manager(variant.data["plugins"])
         self.tables: dict[object, Any] = {}
         """Memo where plugins keep tables they compile from the data (shared by games)."""
-        combinations: dict[str, Any] = variant.data["declarations"]["combinations"]
+        # The combination table is the ordinary plugin's section (a variant without it
+        # declares nothing); its names and classes give the notation and the level bits.
+        combinations: dict[str, Any] = variant.data.get("declarations", {}).get("combinations", {})
         self.combo_names: tuple[str, ...] = tuple(combinations)
         """Combination names in the order of the variant's table."""
         self.classes: tuple[str, ...] = tuple(

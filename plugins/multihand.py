@@ -28,10 +28,11 @@ a two-card trick under the ordinary end-game duties.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins.ordinary import (
     Combination,
     Tables,
@@ -40,6 +41,7 @@ from bezique.plugins.ordinary import (
     tables,
     turn_actions,
 )
+from bezique.variant import load_fragment
 
 
 def is_second_double(
@@ -140,4 +142,26 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
             leader = state.leader if state.leader in pair else pair[0]
             return [leader, pair[1] if leader == pair[0] else pair[0]]
     del state.extra["duels"]
+    return []
+
+
+# ---------------------------------------------------------------------- the variant's data
+
+
+@hookimpl
+def bezique_variant_schema() -> dict[str, Any]:
+    """The key this plugin adds: ``endgame.mode`` (``multihand.schema.json``)."""
+    return load_fragment(__package__ or "bezique.plugins", "multihand.schema.json")
+
+
+@hookimpl
+def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], str]]:
+    """S0's duels are a four-hand end-game."""
+    if data["endgame"].get("mode") == "duels" and data["players"] != 4:
+        return [
+            (
+                [("endgame", "mode"), ("players",)],
+                "endgame.mode duels is S0's four-hand end-game and needs players: 4",
+            )
+        ]
     return []

@@ -39,6 +39,7 @@ from bezique.plugins.ordinary import (
     tables,
     turn_actions,
 )
+from bezique.variant import load_fragment
 
 
 def _rules(state: GameState) -> dict[str, Any] | None:
@@ -176,3 +177,12 @@ def bezique_refusal(state: GameState, player: int, action: Action) -> str | None
     return multihand_refusal(state, t, player, combo, cards, action.kind) or (
         "that declaration is not legal now"
     )
+
+
+# ---------------------------------------------------------------------- the variant's data
+
+
+@hookimpl
+def bezique_variant_schema() -> dict[str, Any]:
+    """The keys this plugin adds to ``partnerships`` (``partnership.schema.json``)."""
+    return load_fragment(__package__ or "bezique.plugins", "partnership.schema.json")

@@ -57,6 +57,7 @@ from bezique.plugins.ordinary import (
     declare_combination,
     tables,
 )
+from bezique.variant import load_fragment
 
 OPEN_CARDS: dict[str, list[str]] = {"ranks": ["A", "K", "Q", "J"], "trump_ranks": ["T"]}
 """The scoring cards that go to the open rows: these ranks in any suit, and ``trump_ranks``
@@ -413,3 +414,12 @@ def _declaration_refusal(state: GameState, player: int, action: Action) -> str:
         )
     trick_card = [r for r in reasons if r is not None and "trick just won" not in r]
     return (trick_card or [r for r in reasons if r is not None] or ["not legal now"])[0]
+
+
+# ---------------------------------------------------------------------- the variant's data
+
+
+@hookimpl
+def bezique_variant_schema() -> dict[str, Any]:
+    """The section this plugin reads: ``open_cards`` (``polish.schema.json``)."""
+    return load_fragment(__package__ or "bezique.plugins", "polish.schema.json")

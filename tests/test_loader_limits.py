@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from bezique import variant
 from bezique.errors import VariantError
-from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant
+from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant, loader
 from bezique.yamlsafe import MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
@@ -142,13 +141,13 @@ def test_the_values_of_a_whole_chain_are_bounded(
     body = "extra:\n" + "".join(f"  - {j}\n" for j in range(per_file - 10))
     top = chain(tmp_path, MAX_CHAIN - 1, body)
     parsed: list[str] = []
-    real_parse = variant._parse
+    real_parse = loader._parse
 
     def counting_parse(raw: bytes, display: str, *rest: Any) -> Any:
         parsed.append(display)
         return real_parse(raw, display, *rest)
 
-    monkeypatch.setattr(variant, "_parse", counting_parse)
+    monkeypatch.setattr(loader, "_parse", counting_parse)
     started = time.monotonic()
     found = problems(top)
     took = time.monotonic() - started

@@ -19,12 +19,12 @@ from typing import Any
 import pluggy
 import pytest
 
-from bezique import registry, ruleset, variant
+from bezique import registry, ruleset
 from bezique.cli import main
 from bezique.errors import PluginError, VariantError
 from bezique.game import new_game, ruleset_for
 from bezique.hookspecs import hookimpl
-from bezique.variant import load_variant, variant_summaries
+from bezique.variant import checks, explain, load_variant, variant_summaries
 
 _serial = itertools.count()
 
@@ -383,7 +383,7 @@ def test_listing_builds_no_plugin_manager_and_validates_nothing(
     registry.known_plugins()  # discovery: each installed plugin checked once per process
     counts = {"managers": 0, "schema": 0, "sense": 0}
     built = pluggy.PluginManager.__init__
-    schema, sense = variant._schema_problems, variant._sense_problems
+    schema, sense = explain.schema_problems, checks.sense_problems
 
     def count_manager(self: pluggy.PluginManager, project_name: str) -> None:
         counts["managers"] += 1
@@ -398,8 +398,8 @@ def test_listing_builds_no_plugin_manager_and_validates_nothing(
         return sense(*args)
 
     monkeypatch.setattr(pluggy.PluginManager, "__init__", count_manager)
-    monkeypatch.setattr(variant, "_schema_problems", count_schema)
-    monkeypatch.setattr(variant, "_sense_problems", count_sense)
+    monkeypatch.setattr(explain, "schema_problems", count_schema)
+    monkeypatch.setattr(checks, "sense_problems", count_sense)
     summaries = dict(variant_summaries())
     assert set(summaries) == {
         f.name[:-5] for f in files("bezique.variants").iterdir() if f.name.endswith(".yaml")

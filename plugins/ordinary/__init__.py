@@ -30,6 +30,7 @@ from typing import Any
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent, TurnState
 from bezique.hookspecs import KeyPath, hookimpl
+from bezique.plugins.ordinary import checks
 from bezique.ruleset import Ruleset
 
 
@@ -1264,3 +1265,18 @@ def _combination_refusal(state: GameState, t: Tables, player: int, action: Actio
         return f"those cards do not form {combo.name}"
     reason = declaration_refusal(state, t, player, combo, tuple(sorted(action.cards)), action.kind)
     return reason or "that declaration is not legal now"
+
+
+# ---------------------------------------------------------------------- the variant's data
+
+
+@hookimpl
+def bezique_variant_schema() -> dict[str, Any]:
+    """The sections these rules read (``schema.json``; see :mod:`.checks`)."""
+    return checks.schema_fragment()
+
+
+@hookimpl(specname="bezique_variant_problems")
+def bezique_variant_problems_of_the_table(data: dict[str, Any]) -> list[checks.Problem]:
+    """What in a variant's data these rules cannot play (see :mod:`.checks`)."""
+    return checks.problems(data)

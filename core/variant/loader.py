@@ -1,0 +1,355 @@
+"""Reading a variant: its file, the ``extends:`` chain, and the merge of files and overrides.
+
+A variant is named by a registered name (``ordinary``, see
+:func:`bezique.registry.variant_files`), by ``builtin/NAME.yaml`` (the origin of a
+registered variant), or by the path of a ``.yaml`` file.  A file may say
+``extends: PARENT`` (a registered name, or the file name of a ``.yaml`` file in the
+same folder): mappings merge key by key, lists are replaced, and ``null`` deletes an
+inherited key.  Overrides merge on top the same way.  Nothing here validates the
+merged data: see :mod:`bezique.variant.explain` and :mod:`bezique.variant.checks`.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bezique import registry
+from bezique.errors import VariantError
+from bezique.safeio import read_regular
+from bezique.variant.locate import (
+    MAX_CHAIN,
+    OVERRIDES,
+    File,
+    Message,
+    Origins,
+    Source,
+    file_message,
+    kind,
+    ordered,
+    overrides_where,
+)
+from bezique.yamlsafe import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    JsonPath,
+    YamlDocument,
+    parse_yaml_bytes,
+)
+
+if sys.version_info >= (3, 11):
+    from importlib.resources.abc import Traversable
+else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
+    from importlib.abc import Traversable
+
+BUILTIN_PREFIX = "builtin/"
+"""How the origin of a registered variant starts: ``builtin/ordinary.yaml``."""
+
+MAX_CHAIN_VALUES = 20_000
+"""The most values all the files of one ``extends:`` chain may hold together.
+
+Each file may hold :data:`~bezique.yamlsafe.MAX_NODES`; this bounds the time
+and memory a whole chain takes (the ordinary variant holds about 300)."""
+
+NAME_FORM = re.compile(r"[a-z][a-z0-9_-]*")
+"""A variant's name: lower-case letters, digits, '-' and '_', starting with a letter."""
+
+
+# --- finding and reading files -------------------------------------------------------------
+
+
+def catalogue() -> dict[str, Traversable]:
+    """Return the registered variants (a broken plugin's are missing; see registry)."""
+    return registry.variant_files()
+
+
+def _known_variants() -> str:
+    return (", ".join(catalogue()) or "none") + registry.missing_note()
+
+
+def resolve_spec(spec: str | os.PathLike[str]) -> Source:
+    """Return the source that ``spec`` names, or raise VariantError."""
+    if isinstance(spec, str) and spec.startswith(BUILTIN_PREFIX) and spec.endswith(".yaml"):
+        return _registered_source(spec[len(BUILTIN_PREFIX) : -len(".yaml")])
+    if isinstance(spec, str) and not spec.endswith(".yaml") and not re.search(r"[/\\]", spec):
+        return _registered_source(spec)
+    path = Path(spec)
+    if path.suffix != ".yaml":
+        raise VariantError(f"{spec}: a variant file's name must end in .yaml")
+    return _file_source(path)
+
+
+def _registered_source(name: str) -> Source:
+    found = catalogue()
+    if name not in found:
+        raise VariantError(
+            f"unknown variant {name!r}; known variants: {_known_variants()} "
+            "(or give the path of a .yaml file)"
+        )
+    resource = found[name]
+    identity = str(resource.resolve()) if isinstance(resource, Path) else BUILTIN_PREFIX + name
+    return Source(f"{BUILTIN_PREFIX}{name}.yaml", identity, resource, None)
+
+
+def _file_source(path: Path) -> Source:
+    return Source(os.fspath(path), os.path.abspath(path), path, path.parent)
+
+
+def _read(source: Source, budget: int = MAX_NODES) -> YamlDocument:
+    """Read and parse one file, refusing anything bigger than the YAML size limit.
+
+    ``budget`` is how many values the chain may still read (see :data:`MAX_CHAIN_VALUES`).
+    """
+    try:
+        if isinstance(source.resource, Path):  # a FIFO or a device is refused, not waited on
+            raw = read_regular(source.resource, MAX_BYTES + 1)
+        else:
+            with source.resource.open("rb") as stream:
+                raw = stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise VariantError(f"{source.display}: cannot read the file: {reason}") from None
+    if budget >= MAX_NODES:
+        return _parse(raw, source.display, MAX_NODES, None)
+    too_many = (
+        f"the files of this extends chain hold more than {MAX_CHAIN_VALUES} values in all "
+        "(stopped reading here); a variant needs far fewer"
+    )
+    return _parse(raw, source.display, max(budget, 0), too_many)
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(raw: bytes, display: str, max_nodes: int, too_many: str | None) -> YamlDocument:
+    """Parse a file's bytes; the same bytes read again are not parsed again.
+
+    Only successful parses are kept (an exception is never cached), and the
+    documents are never changed: merging copies what it takes from them.
+    """
+    return parse_yaml_bytes(raw, display, max_nodes=max_nodes, too_many=too_many)
+
+
+# --- the extends chain ---------------------------------------------------------------------
+
+
+def load_chain(top: Source) -> tuple[list[File], list[Message]]:
+    """Read ``top`` and its ancestors; return them base first, with non-fatal problems.
+
+    Raise VariantError (with everything found so far) when the chain cannot be built.
+    """
+    chain: list[File] = []
+    problems: list[Message] = []
+    source: Source | None = top
+    read = 0  # values read so far, against MAX_CHAIN_VALUES
+    while source is not None:
+        try:
+            file = File(source, _read(source, MAX_CHAIN_VALUES - read), len(chain))
+            read += file.doc.size
+            chain.append(file)
+            if not isinstance(file.doc.data, dict):
+                raise VariantError(file_message(file, ())(_not_a_mapping(file.doc.data)).text)
+            problems += _name_problems(file)
+            source = _parent_source(file, chain)
+        except VariantError as exc:
+            raise VariantError([*ordered(problems), *exc.problems]) from None
+    chain.reverse()
+    return chain, problems
+
+
+def _name_problems(file: File) -> list[Message]:
+    """Check that a file has its own ``name`` (the schema checks the merged one)."""
+    where = file_message(file, ())
+    name = file.data.get("name")
+    if "name" not in file.data and ("extends" in file.data or file.rank > 0):
+        stem = Path(file.source.display).stem
+        return [where("has no 'name'; every variant file needs its own, such as name: " + stem)]
+    if (
+        file.rank > 0
+        and "name" in file.data
+        and not (isinstance(name, str) and NAME_FORM.fullmatch(name))
+    ):
+        return [
+            file_message(file, ("name",))(
+                f"{name!r} is not a variant name; use lower-case letters, digits, '-' and '_'"
+            )
+        ]
+    return []
+
+
+def _parent_source(file: File, chain: list[File]) -> Source | None:
+    """Return the source ``file`` extends (None if it extends nothing), or raise."""
+    if "extends" not in file.data:
+        return None
+    fail = file_message(file, ("extends",))
+    value = file.data["extends"]
+    if not isinstance(value, str) or not value:
+        raise VariantError(
+            fail("must name a registered variant or a .yaml file beside this one").text
+        )
+    if re.search(r"[/\\]", value) or value.startswith("."):
+        raise VariantError(
+            fail(f"{value!r} must be a variant name or a file name without any folder part").text
+        )
+    parent = _sibling_or_registered(file, value, fail)
+    if parent.identity in [f.source.identity for f in chain]:
+        loop = " -> ".join([*(f.source.display for f in chain), parent.display])
+        raise VariantError(
+            fail(
+                f"{value!r} leads back into its own chain ({loop}); a variant cannot extend itself"
+            ).text
+        )
+    if len(chain) >= MAX_CHAIN:
+        raise VariantError(
+            fail(f"the extends chain is longer than {MAX_CHAIN} files; shorten it").text
+        )
+    return parent
+
+
+def _sibling_or_registered(file: File, value: str, fail: Callable[[str], Message]) -> Source:
+    """Find the parent ``value``: a sibling ``.yaml`` file, else a registered variant."""
+    folder = file.source.folder
+    if value.endswith(".yaml") and folder is not None:
+        if not (folder / value).is_file():
+            raise VariantError(fail(f"there is no file {value!r} in {os.fspath(folder)!r}").text)
+        return _file_source(folder / value)
+    name = value.removesuffix(".yaml")
+    if name not in catalogue():
+        raise VariantError(
+            fail(
+                f"unknown variant {value!r}; known variants: {_known_variants()} "
+                "(or name a .yaml file in the same folder, such as 'base.yaml')"
+            ).text
+        )
+    return _registered_source(name)
+
+
+def _not_a_mapping(data: Any) -> str:
+    if data is None:
+        return "the file is empty; a variant file holds keys such as name:, summary: and extends:"
+    return f"a variant file must be a mapping of keys (name:, summary:, ...), not {kind(data)}"
+
+
+# --- merging -------------------------------------------------------------------------------
+
+
+def merge_chain(chain: list[File]) -> tuple[dict[str, Any], Origins]:
+    """Merge the files of ``chain`` (base first) into one mapping, tracking origins."""
+    base = chain[0]
+    data = copy.deepcopy(base.data)
+    data.pop("extends", None)
+    origins = Origins(base)
+    for file in chain[1:]:
+        overlay = {k: v for k, v in file.data.items() if k != "extends"}
+        merge_into(data, overlay, (), file, origins)
+    return data, origins
+
+
+def merge_into(
+    target: dict[str, Any],
+    overlay: Mapping[str, Any],
+    path: JsonPath,
+    origin: File | None,
+    origins: Origins,
+) -> None:
+    """Merge ``overlay`` into ``target``: mappings recursively, anything else replaced."""
+    origins.touch(path, origin)
+    for key, value in overlay.items():
+        child = (*path, key)
+        if value is None:
+            target.pop(key, None)
+            origins.forget(child)
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            merge_into(target[key], value, child, origin, origins)
+        else:
+            target[key] = copy.deepcopy(value)
+            origins.write(child, origin)
+
+
+def apply_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a copy of a variant's merged ``data`` with ``overrides`` merged over it.
+
+    The overrides are merged as :func:`~bezique.variant.load_variant` merges them
+    (mappings recursively, ``null`` deleting a key, here whether or not ``data`` has
+    it); raise :class:`VariantError` for overrides that are not plain data.
+    """
+    merged = copy.deepcopy(dict(data))
+    merge_into(merged, plain_overrides(overrides), (), None, Origins(None))
+    return merged
+
+
+def deleting_nothing(
+    target: Mapping[str, Any], overlay: Mapping[str, Any], path: JsonPath
+) -> list[str]:
+    """Name each ``null`` of the overrides that deletes a key the variant does not have.
+
+    Such a key is most likely misspelt; deleting nothing would also let two records
+    of one game differ by a key that changes nothing.
+    """
+    problems: list[str] = []
+    for key, value in overlay.items():
+        child = (*path, key)
+        if value is None and key not in target:
+            problems.append(
+                f"{overrides_where(child)}: null deletes a key, but the variant has no "
+                f"such key to delete"
+            )
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            problems += deleting_nothing(target[key], value, child)
+    return problems
+
+
+def plain_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Copy ``overrides`` into plain JSON-like data, or raise VariantError."""
+    problems: list[str] = []
+    plain = plain_data(overrides, (), problems)
+    if isinstance(plain, dict) and "extends" in plain:
+        problems.append(f"{OVERRIDES}: extends: overrides cannot change the parent variant")
+    if problems:
+        raise VariantError(problems)
+    return plain if isinstance(plain, dict) else {}
+
+
+def plain_data(value: Any, path: JsonPath, problems: list[str]) -> Any:
+    """Return ``value`` as dicts, lists and scalars, recording what cannot be converted."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if len(path) > MAX_DEPTH:
+        problems.append(f"{overrides_where(path)}: nested more than {MAX_DEPTH} levels deep")
+        return None
+    if isinstance(value, Mapping):
+        result: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(key, str):
+                result[key] = plain_data(item, (*path, key), problems)
+            else:
+                problems.append(f"{overrides_where(path)}: key {key!r} must be a string")
+        return result
+    if isinstance(value, list | tuple):
+        return [plain_data(item, (*path, index), problems) for index, item in enumerate(value)]
+    problems.append(
+        f"{overrides_where(path)}: {type(value).__name__} values cannot be given; "
+        "use mappings, lists, text, numbers, true/false or null"
+    )
+    return None
+
+
+def values_beyond(data: Any, limit: int) -> bool:
+    """Whether ``data`` holds more than ``limit`` values (counted without recursion)."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > limit:
+            return True
+        if isinstance(value, Mapping):
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+    return False
