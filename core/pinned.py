@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -93,6 +94,10 @@ _PINNED: dict[tuple[str, str, str], Ruleset] = {}
 """Rulesets built from carried data, by digest, name and overrides (the data is checked once)."""
 
 
+VERSION = re.compile(r"\d{1,6}(\.\d{1,6}){0,3}([.+-]?[0-9A-Za-z]{1,16}){0,4}")
+"""What a bezique version looks like (``0.1.0``, ``1.2rc1``, ``0.2.0.dev3+g1a2b3c``)."""
+
+
 def pinned_ruleset(
     spec: str,
     overrides: Mapping[str, Any],
@@ -128,6 +133,11 @@ def pinned_ruleset(
             f"({carried}); the rules were edited after they were recorded"
         )
     _check_overrides_carried(data, overrides, where)
+    if version is not None and not VERSION.fullmatch(version):
+        raise RecordError(
+            f"{where}: bezique: {version[:40]!r} is not a bezique version (such as "
+            f"{__version__!r}); the file was edited or damaged"
+        )
     if version is not None and version != __version__:
         warnings.warn(
             f"{where}: recorded with bezique {version}; this is bezique {__version__}",

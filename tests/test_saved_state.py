@@ -377,3 +377,15 @@ def test_pins_and_numbers_of_the_wrong_kind_are_refused_cleanly(
     with pytest.raises(RecordError) as info:
         from_json(saved)
     assert str(info.value).startswith(f"saved game state: {message}")
+
+
+@pytest.mark.parametrize("version", ["", "0.1", "x.y", "1.0 ", "1..2", "v" * 80])
+def test_a_version_that_is_not_one_is_refused(state: GameState, version: str) -> None:
+    data = state.to_json()
+    data["bezique"] = version
+    if version == "0.1":  # another version: told, and the game loads
+        with pytest.warns(RulesWarning, match="recorded with bezique 0.1; this is bezique"):
+            assert from_json(data) == state
+        return
+    with pytest.raises(RecordError, match=r"bezique: .* is not a bezique version"):
+        from_json(data)
