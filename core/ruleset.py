@@ -21,7 +21,7 @@ from bezique import hookspecs
 from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.errors import PluginError
-from bezique.registry import plugin_manager
+from bezique.registry import game_plugins, plugin_manager
 from bezique.variant import Variant, load_variant
 
 if TYPE_CHECKING:
@@ -73,7 +73,21 @@ def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
     functions = [_bind(impl, argnames) for impl in reversed(impls)]
     if not functions:
         return lambda *args: None
+    if not spec.opts.get("firstresult"):  # a notify hook: every implementation hears it
+        return _every(functions)
     return _first_result(functions)
+
+
+def _every(functions: list[HookFunction]) -> HookFunction:
+    """Call every implementation in turn (a notify hook: what they return is ignored)."""
+    if len(functions) == 1:
+        return functions[0]
+
+    def call(*args: Any) -> None:
+        for function in functions:
+            function(*args)
+
+    return call
 
 
 class Ruleset:
@@ -97,7 +111,8 @@ class Ruleset:
         self.target: int = variant.data["game"]["target"]
         """Points that win the game; the kernel asks the game-winner hook mid-hand only
         once a score reaches them (and always at a hand's end)."""
-        self.manager = plugin_manager(variant.data["plugins"])
+        self.manager = plugin_manager(game_plugins(variant.data["plugins"]))
+        """The variant's plugins and those that join them (see ``bezique_joins``)."""
         self.tables: dict[object, Any] = {}
         """Memo where plugins keep tables they compile from the data (shared by games)."""
         combinations: dict[str, Any] = variant.data["declarations"]["combinations"]
@@ -122,6 +137,17 @@ class Ruleset:
         """None when no plugin implements it: only the trick's winner declares."""
         self.trick_players: HookFunction | None = self._optional("bezique_trick_players", hooks)
         """None when no plugin implements it: every seat plays every trick."""
+        self.table_action: HookFunction | None = self._optional("bezique_table_action", hooks)
+        """None when no plugin implements it: every table action is refused."""
+        self.phase_choices: HookFunction = hooks["bezique_phase_choices"]
+        # The table hooks: asked only in a hand with a table action, and only if
+        # implemented (None otherwise), so that the card loop pays nothing for them.
+        self.adjust_plays: HookFunction | None = self._optional("bezique_adjust_plays", hooks)
+        self.before_play: HookFunction | None = self._optional("bezique_before_play", hooks)
+        self.trick_owner: HookFunction | None = self._optional("bezique_trick_owner", hooks)
+        self.draw: HookFunction | None = self._optional("bezique_draw", hooks)
+        self.after_deal: HookFunction | None = self._optional("bezique_after_deal", hooks)
+        """None when no plugin implements it: nothing is told of a deal."""
         sides = variant.data.get("partnerships", {}).get("sides")
         self.side_of: tuple[int, ...] = tuple(
             next(i for i, side in enumerate(sides) if seat in side) if sides else seat

@@ -1294,9 +1294,9 @@ def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Messag
 
 
 def _plugin_problems(data: dict[str, Any], locator: _Locator) -> list[_Message]:
-    """Ask every plugin of the variant what in its data it cannot play."""
+    """Ask every plugin of the variant (those that join its plugins too) what it cannot play."""
     try:
-        manager = registry.checking_manager(data["plugins"])
+        manager = registry.checking_manager(registry.game_plugins(data["plugins"]))
         answers = manager.hook.bezique_variant_problems(data=copy.deepcopy(data))
     except Exception as exc:  # an outside plugin's check failed: say so, at the list
         return [locator.message(("plugins",), f"cannot ask the plugins to check it: {exc}")]
