@@ -1254,7 +1254,7 @@ def _check_plugin_needs(names: list[str], locator: _Locator) -> Iterator[_Messag
     except those it builds on.
     """
     try:
-        manager = registry.checking_manager(names)
+        manager = registry.checking_manager(registry.game_plugins(names))
         requires = _plugin_answers(manager.hook.bezique_requires)
         exclusive = _plugin_answers(manager.hook.bezique_exclusive_hooks)
     except Exception as exc:  # an outside plugin failed to answer: say so, at the list
