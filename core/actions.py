@@ -14,9 +14,11 @@ Text forms (card notation in :mod:`bezique.cards`):
 ``show 7H``                     declare the seven of trumps (shown, not left out)
 ``draw``                        end the turn; the winner, then the others, draw
 ``pass``                        end the turn when the stock is gone
-``irregular nine_cards 1``      report an irregularity at the table (see
-                                :mod:`bezique.referee`)
-``claim nine_cards add``        the injured player's claim or choice of remedy
+``irregular nine_cards 1``      a table action: report an irregularity at the
+                                table (the referee plugin,
+                                :mod:`bezique.plugins.referee`)
+``claim nine_cards add``        a table action: the injured player's claim or
+                                choice of remedy
 ==============================  ================================================
 
 A card marked ``*`` is one of the player's declared cards on the table; a card
@@ -27,6 +29,7 @@ care.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any, NamedTuple, TypeVar
@@ -142,5 +145,20 @@ class ScoreEvent(NamedTuple):
     detail: str = ""
 
 
-REFEREE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
-"""The kinds of the referee's actions: reports and claims at the table, in any phase."""
+TABLE_KINDS = (Kind.IRREGULAR, Kind.CLAIM)
+"""The kinds of table actions: what happens at a real table beside the rules (a report,
+a claim), which anyone may take in any phase.  Their text is the word and free words
+after it (``irregular nine_cards 1``); a plugin carries them out
+(:func:`bezique.hookspecs.bezique_table_action`)."""
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated names of this module (``REFEREE_KINDS``: :data:`TABLE_KINDS`)."""
+    if name == "REFEREE_KINDS":
+        warnings.warn(
+            "bezique.actions.REFEREE_KINDS is deprecated: use TABLE_KINDS",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return TABLE_KINDS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

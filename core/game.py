@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import random
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bezique import notation, referee, refusals, saved, stock, views
-from bezique.actions import END_TURN, REFEREE_KINDS, Action, Kind, ScoreEvent
+from bezique import notation, refusals, saved, stock, views
+from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
 from bezique.pinned import RECORDED
@@ -46,7 +47,6 @@ __all__ = [
     "MAX_HISTORY",
     "NO_TURN",
     "PLAY",
-    "REMEDY",
     "STATE_FORMAT",
     "STATE_FORMAT_V1",
     "TURN",
@@ -59,11 +59,21 @@ __all__ = [
 ]
 """The public face of the kernel: what user code and plugins import from ``bezique.game``."""
 
-REMEDY = referee.REMEDY
-"""Phase: play waits for the injured player's choice after an irregularity."""
-
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated names of this module (``REMEDY``: the referee plugin's phase now)."""
+    if name == "REMEDY":
+        warnings.warn(
+            "bezique.game.REMEDY is deprecated: the phase is the referee plugin's "
+            "(bezique.plugins.referee.REMEDY)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return "remedy"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class GameState(StateData):
@@ -134,8 +144,8 @@ class GameState(StateData):
         if self.phase == PLAY:
             seat = self.to_act
             cards = self.rules.legal_plays(self, seat, self.hands[seat])
-            if self.refereed:
-                cards = referee.adjust_plays(self, seat, cards)
+            if self.table_acted and self.rules.adjust_plays is not None:  # a table hook
+                cards = self.rules.adjust_plays(self, seat, cards) or cards
             key_of = self.card_key.__getitem__
             plays = self._play_actions.__getitem__
             if len(cards) == len(set(map(key_of, cards))):
@@ -146,8 +156,9 @@ class GameState(StateData):
         elif self.phase == TURN:
             legal = list(self.rules.turn_actions(self, self.to_act) or ())
             legal.append(END_TURN)
-        elif self.phase == REMEDY:
-            legal = referee.remedies(self)
+        elif self.phase != GAME_OVER:  # a phase a plugin opened: it lists the choices
+            choices = self.rules.phase_choices(self)
+            legal = list(choices.actions) if choices is not None else []
         else:
             legal = []
         self._legal = legal
@@ -163,11 +174,8 @@ class GameState(StateData):
         """
         if isinstance(action, str):
             action = self.parse_action(action)
-        if isinstance(action, Action) and action.kind in REFEREE_KINDS:
-            if self.phase == GAME_OVER:
-                raise IllegalActionError("the game is over", "game.target")
-            referee.act(self, action)
-            self.history.append(action)
+        if isinstance(action, Action) and action.kind in TABLE_KINDS:
+            self._table_action(action)
             return
         legal = self._legal if self._legal is not None else self.legal_actions()
         if action not in legal:
@@ -183,11 +191,35 @@ class GameState(StateData):
         else:
             self.rules.apply_turn_action(self, self.to_act, action)
 
+    def _table_action(self, action: Action) -> None:
+        """Have a plugin carry out a table action, or refuse it changing nothing.
+
+        The hand's table hooks are asked from the action on (``table_acted``); a
+        deal inside the action (a hand dealt again) clears that again.
+        """
+        if self.phase == GAME_OVER:
+            raise IllegalActionError("the game is over", "game.target")
+        hook = self.rules.table_action
+        was, self.table_acted = self.table_acted, True
+        try:
+            taken = hook(self, action) if hook is not None else None
+            if not taken:
+                raise IllegalActionError(
+                    f"{self.action_text(action)!r}: no plugin of this variant takes table "
+                    f"actions ({', '.join(KIND_WORDS[k] for k in TABLE_KINDS)})",
+                    "plugins",
+                )
+        except BaseException:
+            self.table_acted = was
+            raise
+        self._legal = None
+        self.history.append(action)
+
     def _play(self, card: int) -> None:
         """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""
         seat = self.to_act
-        if self.refereed:
-            referee.on_play(self, seat, card)
+        if self.table_acted and self.rules.before_play is not None:  # a table hook
+            self.rules.before_play(self, seat, card)
         self.hands[seat].remove(card)
         self.held[seat] ^= self.deck.bits[card]
         if self.on_table[card]:
@@ -207,8 +239,11 @@ class GameState(StateData):
         cards = self.trick
         rules = self.rules
         winner = self.trick_seats[rules.trick_winner(self, cards)]
-        # The trick goes to its winner, or to his adversary once he has revoked.
-        owner = referee.trick_owner(self, winner) if self.refereed else winner
+        # The trick goes to its winner, unless a table action gave it to another seat.
+        owner = winner
+        if self.table_acted and rules.trick_owner is not None:
+            other = rules.trick_owner(self, winner)
+            owner = winner if other is None else other
         self.won[owner].extend(cards)
         self.tricks_done += 1
         self.leader = winner
@@ -257,9 +292,10 @@ class GameState(StateData):
     def _draw_after_trick(self) -> None:
         """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
 
-        In a refereed game the winner's draw is a moment an irregularity may be
-        reported before (S0: drawing out of turn is claimed before the injured
-        player draws), so he is given a turn whose only action ends it.
+        In a refereed game the winner's draw is a moment a table action may come
+        before (an irregularity reported: S0's drawing out of turn is claimed
+        before the injured player draws), so he is given a turn whose only action
+        ends it.
         """
         if self.referee and self.stock_left():
             self.open_turn(self.leader, ())
@@ -278,8 +314,8 @@ class GameState(StateData):
         if self.rules.next_declarer is None:
             self._draw()
             return
-        # Did he do anything in his turn?  Look behind reports and claims of the referee.
-        before = (a for a in reversed(self.history[:-1]) if a.kind not in REFEREE_KINDS)
+        # Did he do anything in his turn?  Look behind table actions.
+        before = (a for a in reversed(self.history[:-1]) if a.kind not in TABLE_KINDS)
         declared = next(before, END_TURN).kind not in (_PLAY, _END_TURN)
         self.turn = NO_TURN
         self._offer_turn(self._next_declarer(self.to_act, declared))
@@ -287,15 +323,18 @@ class GameState(StateData):
     def draw_round(self) -> None:
         """Draw, the trick's winner first, and go on to the next trick (or end the hand).
 
-        For plugins that finish a trick themselves, and for :mod:`bezique.referee`
-        to carry on with a draw that waited for a choice.
+        For plugins that finish a trick themselves, and for a plugin to carry on
+        with a draw it held (``bezique_draw``).
         """
         self._draw()
 
-    def deal_again(self) -> None:
-        """Void the hand just dealt, its deal scores with it, and deal it again from a shuffle."""
+    def deal_again(self, rule: str) -> None:
+        """Void the hand just dealt, its deal scores with it, and deal it again from a shuffle.
+
+        For a plugin: the deal scores are taken back by score events of ``rule``.
+        """
         void = [
-            ScoreEvent(event.player, -event.points, "penalties.new_deal", f"{event.rule} voided")
+            ScoreEvent(event.player, -event.points, rule, f"{event.rule} voided")
             for event, hand in zip(self.events, self.event_hands, strict=True)
             if hand == self.hand_no
         ]
@@ -397,8 +436,9 @@ def new_game(
     in order).  Hands after the stacked ones are shuffled from the seed.
     ``referee`` makes it a refereed game, the record of a game at a real table:
     after every trick that a draw follows, the winner ends his turn with
-    ``draw`` even when he has nothing to declare, so that an irregularity may be
-    reported before his draw (see :mod:`bezique.referee`).
+    ``draw`` even when he has nothing to declare, so that a table action (an
+    irregularity reported, see :mod:`bezique.plugins.referee`) may come before
+    his draw.
     """
     rules = ruleset_for(variant, overrides)
     try:

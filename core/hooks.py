@@ -22,6 +22,7 @@ from bezique.errors import PluginError
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
+    from bezique.hookspecs import PhaseChoices
 
 HookFunction = Callable[..., Any]
 """A hook implementation as pluggy holds it: the kernel calls it only through the facade."""
@@ -116,6 +117,41 @@ class TrickPlayers(Protocol):
 
     def __call__(self, state: GameState, /) -> list[int] | None:
         """The seats of the next trick, leader first; None for every seat."""
+
+
+class TableAction(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_table_action`."""
+
+    def __call__(self, state: GameState, action: Action, /) -> bool | None:
+        """Carry out the table action; None when no plugin takes it."""
+
+
+class PhaseChoicesOf(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_phase_choices`."""
+
+    def __call__(self, state: GameState, /) -> PhaseChoices | None:
+        """The legal actions of a phase a plugin opened."""
+
+
+class BeforePlay(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_before_play`."""
+
+    def __call__(self, state: GameState, player: int, card: int, /) -> None:
+        """Tell every plugin of the card about to be played."""
+
+
+class TrickOwner(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_trick_owner`."""
+
+    def __call__(self, state: GameState, winner: int, /) -> int | None:
+        """The seat that takes the trick, if not its winner."""
+
+
+class Draw(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_draw`."""
+
+    def __call__(self, state: GameState, /) -> str | None:
+        """DRAWN, HELD, or None for the kernel's draw."""
 
 
 def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:

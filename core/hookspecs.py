@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
@@ -70,6 +70,21 @@ def bezique_variant_files() -> Mapping[str, Traversable] | None:
     Asked of every installed plugin when the catalogue of
     variants is built.  Return a mapping from variant name to the YAML file (a
     path or an :mod:`importlib.resources` traversable), or ``None``.
+    """
+
+
+@hookspec
+def bezique_joins() -> Sequence[str] | None:
+    """Collect: name the plugins whose games this plugin joins without being listed.
+
+    Asked of every installed plugin once, when plugins are discovered (not a game
+    hook).  A variant that lists one of them is played, and checked, with this plugin
+    too, placed right after the last of them (unless the variant lists it itself), so
+    that the variant's later plugins still answer first.  The referee of irregularities
+    joins the ordinary game so: every variant built on it takes table actions without
+    naming the referee, and the rules that records carry stay as they were written.
+    A blocked or broken plugin joins nothing.  Return registered plugin names, or
+    ``None``.
     """
 
 
@@ -308,6 +323,93 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     """
 
 
+# ====================================================================== table actions
+#
+# Table actions (``irregular ...``, ``claim ...``; :data:`bezique.actions.TABLE_KINDS`)
+# are what happens at a real table beside the rules: anyone may take one at any time.
+# The kernel knows only their notation; a plugin carries them out.  What follows one
+# in play is asked through the *table hooks* below (adjust_plays, before_play,
+# trick_owner, draw), which the kernel asks only in a hand where a table action has
+# been accepted (``state.table_acted``, from that action to the next deal) and only
+# if a plugin implements them: a hand without one pays nothing for them.
+
+DRAWN = "drawn"
+""":func:`bezique_draw`'s answer: the plugin drew the round itself; play goes on."""
+HELD = "held"
+""":func:`bezique_draw`'s answer: the draw waits (in a phase the plugin opened)."""
+
+
+class PhaseChoices(NamedTuple):
+    """What a phase a plugin opened allows: :func:`bezique_phase_choices`'s answer."""
+
+    actions: Sequence[Action]
+    """The legal actions, in the order :meth:`~bezique.game.GameState.legal_actions` lists."""
+    waiting: str
+    """What play waits for, which starts the refusal of any other action
+    (``play waits for seat 1 to choose``; the kernel adds the choices)."""
+    rule: str
+    """The rule a refusal names (:attr:`bezique.errors.IllegalActionError.rule`)."""
+
+
+@hookspec(firstresult=True)
+def bezique_table_action(state: GameState, action: Action) -> bool | None:
+    """Decide: carry out a table action (``irregular ...`` or ``claim ...``).
+
+    Asked for every table action taken, in any phase but the game's end, whoever
+    takes it (it is not checked against the legal actions).  Carry it out and return
+    ``True``; or raise :class:`~bezique.errors.IllegalActionError`, leaving the state
+    exactly as it was; or return ``None`` to let a plugin listed before answer.  An
+    action no plugin takes is refused.  The hand's table hooks are asked from then on.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
+    """Decide: the legal actions of a phase a plugin opened, and what play waits for.
+
+    Asked in any phase but ``play``, ``turn`` and ``game_over``: a phase that a
+    plugin set (the referee's ``remedy``, where the injured player chooses).  Its
+    actions are table actions, which reach :func:`bezique_table_action`.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
+    """Decide (table hook): the cards ``player`` may play now, if not ``cards``.
+
+    ``cards`` are those the rules allow (:func:`bezique_legal_plays`); return other
+    cards of his hand (a reported revoke: those the rules forbid), or ``None`` (an
+    empty answer keeps ``cards`` too).
+    """
+
+
+@hookspec
+def bezique_before_play(state: GameState, player: int, card: int) -> None:
+    """Notify (table hook): ``player`` plays ``card``, which is still in his hand.
+
+    Called before the card goes to the trick (so ``state.trick`` does not hold it).
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_trick_owner(state: GameState, winner: int) -> int | None:
+    """Decide (table hook): the seat that takes a trick ``winner`` won, if not he.
+
+    The trick's scores go to that seat; ``winner`` still leads the next trick.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_draw(state: GameState) -> str | None:
+    """Decide (table hook): carry out the round of drawing after a trick, or hold it.
+
+    Asked while cards can be drawn.  Return :data:`DRAWN` when the plugin drew (the
+    kernel goes on to the next trick), :data:`HELD` when the draw waits in a phase
+    the plugin opened (it calls ``state.draw_round()`` to carry on), or ``None`` for
+    the kernel's draw: one card each, the trick's winner first.
+    """
+
+
 DECIDE, COLLECT, NOTIFY = "decide", "collect", "notify"
 """The kinds of hook (see the module's docstring)."""
 
@@ -328,5 +430,11 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_settlement": COLLECT,
     "bezique_next_declarer": DECIDE,
     "bezique_trick_players": DECIDE,
+    "bezique_table_action": DECIDE,
+    "bezique_phase_choices": DECIDE,
+    "bezique_adjust_plays": DECIDE,
+    "bezique_before_play": NOTIFY,
+    "bezique_trick_owner": DECIDE,
+    "bezique_draw": DECIDE,
 }
 """The hooks a game resolves, once per ruleset, into plain callables, with their kinds."""

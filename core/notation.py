@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bezique.actions import KIND_WORDS, REFEREE_KINDS, WORD_KINDS, Action, Kind
+from bezique.actions import KIND_WORDS, TABLE_KINDS, WORD_KINDS, Action, Kind
 from bezique.cards import CardError
 from bezique.errors import IllegalActionError
 
@@ -96,7 +96,7 @@ def parse_action(state: GameState, text: str) -> Action:
         raise IllegalActionError(f"{text!r}: an action starts with one of {expected}", "notation")
     kind = WORD_KINDS[words[0].lower()]
     rest = words[1:]
-    if kind in REFEREE_KINDS:
+    if kind in TABLE_KINDS:
         if not rest:
             raise IllegalActionError(f"{text!r}: name the irregularity", "notation")
         return Action(kind, (), " ".join([rest[0].lower(), *rest[1:]]))
@@ -162,7 +162,7 @@ def action_id(state: GameState, action: Action) -> int:
     partner's table and, where the text names them, the class levels it was
     declared at: it says what the text form says.
     """
-    if action.kind in REFEREE_KINDS:
+    if action.kind in TABLE_KINDS:
         return int.from_bytes(action.combo.encode(), "big") * len(Kind) + int(action.kind)
     combos = state.rules.combo_names
     code = combos.index(action.combo) + 1 if action.combo else 0

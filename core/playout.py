@@ -45,7 +45,7 @@ def playout(
     decisions = 0
     while state.hand_no < stop:
         phase = state.phase
-        if phase == PLAY and not state.refereed:
+        if phase == PLAY and not state.table_acted:  # no table hook to ask
             seat = state.to_act
             cards = legal_plays(state, seat, state.hands[seat])
             card = cards[int(draw() * len(cards))]

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from bezique.actions import Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.notation import action_text, end_word
-from bezique.referee import REMEDY
 from bezique.state import GAME_OVER, PLAY, TURN
 
 if TYPE_CHECKING:
@@ -52,12 +51,11 @@ def refusal(state: GameState, action: Action) -> IllegalActionError:
     seat = state.to_act
     if state.phase == GAME_OVER:
         return IllegalActionError("the game is over: no action is legal", "game.target")
-    if state.phase == REMEDY:
+    if state.phase not in (PLAY, TURN):  # a phase a plugin opened: it says what it waits for
         choices = ", ".join(action_text(state, a) for a in state.legal_actions())
-        return IllegalActionError(
-            f"play waits for seat {seat} to choose after an irregularity: {choices}",
-            "penalties",
-        )
+        phase = state.rules.phase_choices(state)
+        waiting = phase.waiting if phase is not None else f"play waits for seat {seat}"
+        return IllegalActionError(f"{waiting}: {choices}", phase.rule if phase else state.phase)
     if state.phase == PLAY and action.kind != Kind.PLAY:
         return IllegalActionError(
             f"seat {seat} must play a card to the trick: only the winner of a trick may "

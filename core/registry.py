@@ -70,6 +70,8 @@ class PluginEntry:
     problem: str = ""
     files: Mapping[str, Traversable] = field(default_factory=dict)
     remedy: str = "fix or uninstall it"
+    joins: tuple[str, ...] = ()
+    """The plugins whose games it joins unlisted (its ``bezique_joins()``)."""
 
     @property
     def message(self) -> str:
@@ -220,7 +222,28 @@ def _check(name: str, origin: str, load: Callable[[], object]) -> PluginEntry:
         )
     if isinstance(shipped, str):
         return PluginEntry(name, origin, plugin, shipped)
-    return PluginEntry(name, origin, plugin, "", shipped)
+    try:
+        joins = _joined(manager.hook.bezique_joins())
+    except (Exception, SystemExit) as exc:
+        return PluginEntry(name, origin, plugin, f"its bezique_joins() failed: {_said(exc)}")
+    if isinstance(joins, str):
+        return PluginEntry(name, origin, plugin, joins)
+    return PluginEntry(name, origin, plugin, "", shipped, joins=joins)
+
+
+def _joined(offered: list[Any]) -> tuple[str, ...] | str:
+    """Return the plugin names a plugin's ``bezique_joins()`` answers, or the problem."""
+    names: list[str] = []
+    for answer in offered:
+        if answer is None:
+            continue
+        if isinstance(answer, str) or not isinstance(answer, list | tuple):
+            return f"its bezique_joins() returned {_kind(answer)}, not a list of plugin names"
+        for name in answer:
+            if not isinstance(name, str) or not name:
+                return f"its bezique_joins() names {name!r}, which is not a plugin name"
+            names.append(name)
+    return tuple(dict.fromkeys(names))
 
 
 def _said(exc: BaseException) -> str:
@@ -368,6 +391,23 @@ def plugin_manager(names: Iterable[str]) -> pluggy.PluginManager:
         except ValueError as exc:  # one module under two names: pluggy refuses
             raise PluginError(f"plugin {name!r} cannot be used here: {_said(exc)}") from None
     return manager
+
+
+def game_plugins(names: Iterable[str]) -> list[str]:
+    """The plugins a game of a variant listing ``names`` is played with, in order.
+
+    The listed plugins, and each working plugin that joins one of them
+    (``bezique_joins``) and is not listed, placed right after the last plugin it joins
+    (several there in the order of their names), so that the variant's later plugins
+    answer first.
+    """
+    listed = list(names)
+    after: list[list[str]] = [[] for _ in listed]
+    for name, entry in sorted(_state().entries.items()):
+        joined = [index for index, plugin in enumerate(listed) if plugin in entry.joins]
+        if joined and name not in listed and not entry.problem:
+            after[joined[-1]].append(name)
+    return [plugin for index, name in enumerate(listed) for plugin in (name, *after[index])]
 
 
 MAX_CHECKERS = 64

@@ -21,20 +21,25 @@ from bezique.cards import Deck
 from bezique.hooks import (
     AfterTrick,
     ApplyTurnAction,
+    BeforePlay,
+    Draw,
     DrawScores,
     GameWinner,
     LegalPlays,
     NextDeclarer,
     Notify,
+    PhaseChoicesOf,
     Refusal,
     ScoresOf,
+    TableAction,
+    TrickOwner,
     TrickPlayers,
     TrickScores,
     TrickWinner,
     TurnActions,
     resolve_hook,
 )
-from bezique.registry import plugin_manager
+from bezique.registry import game_plugins, plugin_manager
 from bezique.variant import Variant, load_variant
 
 T = TypeVar("T")
@@ -61,7 +66,8 @@ class Ruleset:
         self.target: int = variant.data["game"]["target"]
         """Points that win the game; the kernel asks the game-winner hook mid-hand only
         once a score reaches them (and always at a hand's end)."""
-        self.manager = plugin_manager(variant.data["plugins"])
+        self.manager = plugin_manager(game_plugins(variant.data["plugins"]))
+        """The variant's plugins and those that join them (see ``bezique_joins``)."""
         self.tables: dict[object, Any] = {}
         """Memo where plugins keep tables they compile from the data (shared by games)."""
         # The combination table is the ordinary plugin's section (a variant without it
@@ -109,6 +115,15 @@ class Ruleset:
         """None when no plugin implements it: only the trick's winner declares."""
         self.trick_players: TrickPlayers | None = optional("bezique_trick_players")
         """None when no plugin implements it: every seat plays every trick."""
+        self.table_action: TableAction | None = optional("bezique_table_action")
+        """None when no plugin implements it: every table action is refused."""
+        self.phase_choices: PhaseChoicesOf = hooks["bezique_phase_choices"]
+        # The table hooks: asked only in a hand with a table action, and only if
+        # implemented (None otherwise), so that the card loop pays nothing for them.
+        self.adjust_plays: LegalPlays | None = optional("bezique_adjust_plays")
+        self.before_play: BeforePlay | None = optional("bezique_before_play")
+        self.trick_owner: TrickOwner | None = optional("bezique_trick_owner")
+        self.draw: Draw | None = optional("bezique_draw")
 
     def compiled(self, key: object, build: Callable[[], T]) -> T:
         """Return what ``build()`` makes, made once per ruleset and kept under ``key``.

@@ -203,7 +203,7 @@ FIELDS: tuple[Field, ...] = (
     Field("card_key", KEPT, list),
     Field("held", KEPT, list),
     Field("declared_bits", KEPT),
-    Field("refereed", KEPT),
+    Field("table_acted", KEPT),
     Field("rules", KEPT),
     Field("deck", KEPT),
     Field("players", KEPT),
@@ -252,7 +252,7 @@ class StateData:
     first_dealer: int
     referee: bool
     """A refereed game (a real table's record): the winner's draw waits for ``draw``
-    even when he has nothing to declare, so that a report may come before it."""
+    even when he has nothing to declare, so that a table action may come before it."""
     history: list[Action]
     events: list[ScoreEvent]
     event_hands: list[int]
@@ -266,8 +266,9 @@ class StateData:
     winner: int
     extra: dict[str, Any]
     """Plugin-owned state; must stay JSON-serialisable."""
-    refereed: bool
-    """Whether an irregularity was reported this hand (the referee then takes part)."""
+    table_acted: bool
+    """Whether a table action was accepted this hand: the table hooks are asked from then
+    until the next deal (see :mod:`bezique.hookspecs`)."""
     hands: list[list[int]]
     won: list[list[int]]
     on_table: list[bool]

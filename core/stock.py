@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bezique import referee
+from bezique.hookspecs import HELD
 from bezique.state import NO_TURN, PLAY
 
 if TYPE_CHECKING:
@@ -22,8 +22,7 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     n = state.players
     state.hand_no += 1
     state.dealer = (state.dealer + 1) % n
-    state.extra.pop(referee.KEY, None)
-    state.refereed = False
+    state.table_acted = False
     if state.hand_no < len(state.decks) and not shuffle:
         order = list(state.decks[state.hand_no])
     else:
@@ -72,12 +71,13 @@ def draw(state: GameState) -> None:
     stock = state.stock
     leader = state.leader
     if stock or state.turn_up >= 0:
-        if state.refereed:
-            if referee.draw_round(state):
-                return  # play waits for a choice (two cards lifted); state.draw_round() goes on
-        elif state.rules.draw_scores is not None:
+        table_draw = state.rules.draw  # a table hook (see bezique.hookspecs)
+        drawn = table_draw(state) if state.table_acted and table_draw is not None else None
+        if drawn == HELD:
+            return  # play waits in a phase a plugin opened; state.draw_round() goes on
+        if drawn is None and state.rules.draw_scores is not None:
             draw_scored(state)
-        elif len(stock) >= state.players:
+        elif drawn is None and len(stock) >= state.players:
             hands = state.hands
             held = state.held
             bits = state.deck.bits
@@ -88,7 +88,7 @@ def draw(state: GameState) -> None:
                 card = stock.pop()
                 hands[seat].append(card)
                 held[seat] |= bits[card]
-        else:
+        elif drawn is None:
             draw_last_cards(state)
         if not stock and state.turn_up < 0:
             state.won_at_exhaustion = [len(w) for w in state.won]
@@ -106,9 +106,9 @@ def draw(state: GameState) -> None:
         over = False
     else:
         over = True
-    if state.refereed and not over:
-        # A card too many that was never found (irregular overdrew, a surplus dealt
-        # unnoticed) leaves a player of the next trick without a card: the hand ends.
+    if state.table_acted and not over:
+        # A card too many that was never found (a table action: a surplus unnoticed)
+        # leaves a player of the next trick without a card: the hand ends.
         over = not all(state.hands[seat] for seat in state.trick_order)
     if over:
         state._end_hand()

@@ -242,7 +242,7 @@ def _check_plugin_needs(names: list[str], locator: Locator) -> Iterator[Message]
     except those it builds on.
     """
     try:
-        manager = registry.checking_manager(names)
+        manager = registry.checking_manager(registry.game_plugins(names))
         requires = _plugin_answers(manager.hook.bezique_requires)
         exclusive = _plugin_answers(manager.hook.bezique_exclusive_hooks)
     except Exception as exc:  # an outside plugin failed to answer: say so, at the list
@@ -306,9 +306,9 @@ def _plugin_answers(caller: Any) -> dict[str, list[str]]:
 
 
 def plugin_problems(data: dict[str, Any], names: list[str], locator: Locator) -> list[Message]:
-    """Ask every plugin ``names`` (the variant's) what in its data it cannot play."""
+    """Ask every plugin of the variant (``names``, and those joining them) what it cannot play."""
     try:
-        manager = registry.checking_manager(names)
+        manager = registry.checking_manager(registry.game_plugins(names))
         answers = manager.hook.bezique_variant_problems(data=copy.deepcopy(data))
     except Exception as exc:  # an outside plugin's check failed: say so, at the list
         return [locator.message(("plugins",), f"cannot ask the plugins to check it: {exc}")]

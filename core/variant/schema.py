@@ -215,7 +215,9 @@ def schema_for(names: Sequence[str]) -> tuple[VariantSchema, dict[str, str]]:
 
     Made once per plugin list (while the plugins stay discovered).  Raise
     :class:`PluginError` if a plugin cannot be used (see :func:`registry.checking_manager`).
+    The plugins that join those listed (``bezique_joins``) bring their fragments too.
     """
+    names = registry.game_plugins(names)
     manager = registry.checking_manager(names)
     found = _BUILT.get(manager)
     if found is None:
