@@ -349,6 +349,9 @@ class PhaseChoices(NamedTuple):
     (``play waits for seat 1 to choose``; the kernel adds the choices)."""
     rule: str
     """The rule a refusal names (:attr:`bezique.errors.IllegalActionError.rule`)."""
+    shown: Sequence[str] | None = None
+    """The choices as the seat to act sees them in his observation, when the actions
+    name cards he may not see (another seat's concealed cards); None: their texts."""
 
 
 @hookspec(firstresult=True)

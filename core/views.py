@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bezique.notation import action_text, card_token
-from bezique.state import GAME_OVER
+from bezique.state import GAME_OVER, PLAY, TURN
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -19,7 +19,8 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
     lay face up elsewhere (``places``: Polish open rows), the number of cards
     in each hand and in the stock, scores and score events, and his legal
     actions when it is his turn.  Never another player's concealed cards or
-    the order of the stock.
+    the order of the stock (a choice among another player's unseen cards is
+    shown as the plugin that opened it says).
     """
     deck = state.deck
     own = [card_token(state, c, player) for c in state.hands[player]]
@@ -56,5 +57,18 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
         "winner": state.winner,
     }
     if state.phase != GAME_OVER and state.to_act == player:
-        view["legal"] = [action_text(state, a) for a in state.legal_actions()]
+        view["legal"] = _legal_shown(state)
     return view
+
+
+def _legal_shown(state: GameState) -> list[str]:
+    """The legal actions' texts, as the seat to act may see them.
+
+    In a phase a plugin opened, the plugin may show choices that name cards the
+    seat may not see otherwise (the dealer's surplus he draws from unseen).
+    """
+    if state.phase not in (PLAY, TURN):
+        choices = state.rules.phase_choices(state)
+        if choices is not None and choices.shown is not None:
+            return list(choices.shown)
+    return [action_text(state, a) for a in state.legal_actions()]

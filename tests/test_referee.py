@@ -8,6 +8,7 @@ revoke forfeits the remaining tricks only.  Stacked decks give exact cards and s
 
 from __future__ import annotations
 
+import json
 import random
 from importlib.resources import files
 from pathlib import Path
@@ -974,3 +975,41 @@ def test_a_surplus_found_in_the_end_game_is_penalised_once() -> None:
     with pytest.raises(IllegalActionError) as info:
         state.apply("irregular nine_cards 0")
     assert "found already: the penalty is once" in str(info.value)
+
+
+# ------------------------------------------------------------------ what the chooser sees
+
+
+def test_the_chooser_of_the_dealers_surplus_does_not_see_the_dealers_cards() -> None:
+    """Issue 12: the non-dealer's observation listed a choice for each of the dealer's cards."""
+    state = game()
+    state.apply("irregular dealt_too_many 0 2")
+    assert state.phase == "remedy" and state.to_act == 1
+    view = state.observation(1)
+    assert view["legal"] == [
+        "claim dealt_too_many return CARD... (from 1 to 2 of seat 0's concealed cards)"
+    ]
+    seen = set(held(state, 1)) | set(view["played"]) | {view["turn_up"]}
+    hidden = set(held(state, 0)) - seen
+    assert len(hidden) == 9 and not any(card in json.dumps(view) for card in hidden)
+    # The seat to act's legal actions still name them: whoever records the game says which.
+    assert texts(state) == [f"claim dealt_too_many return {c}" for c in held(state, 0)]
+    state.apply("claim dealt_too_many return 7C")
+    assert state.observation(1)["legal"] == [
+        "claim dealt_too_many return CARD... (from 1 to 1 of seat 0's concealed cards)"
+    ]
+    state.apply("claim dealt_too_many return 8C")
+    assert state.phase == "play" and "legal" in state.observation(1)
+
+
+def test_other_remedies_are_shown_as_they_are() -> None:
+    state = game()
+    state.apply("irregular exposed_card 9S")
+    assert (
+        state.observation(1)["legal"]
+        == texts(state)
+        == [
+            "claim exposed_card new_deal",
+            "claim exposed_card play_on",
+        ]
+    )

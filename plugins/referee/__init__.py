@@ -144,6 +144,7 @@ def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
         play.remedies(state),
         f"play waits for seat {state.to_act} to choose after an irregularity",
         "penalties",
+        play.remedies_shown(state),
     )
 
 

@@ -24,6 +24,21 @@ def remedies(state: GameState) -> list[Action]:
     return [Action(Kind.CLAIM, (), f"{remedy['name']} {option}") for option in remedy["options"]]
 
 
+def remedies_shown(state: GameState) -> list[str] | None:
+    """The choices as the chooser sees them, if they name cards he may not see (else None).
+
+    The dealer's surplus goes back from his concealed hand: the chooser's
+    observation shows one choice, not a choice for each of the dealer's cards.
+    """
+    remedy = book(state)["remedy"]
+    if remedy["name"] != "dealt_too_many":
+        return None
+    count, seat = remedy["count"], remedy["seat"]
+    return [
+        f"claim dealt_too_many return CARD... (from 1 to {count} of seat {seat}'s concealed cards)"
+    ]
+
+
 def adjust_plays(state: GameState, seat: int, cards: list[int]) -> list[int]:
     """A reported revoke: the seat's play is one the end-game duties forbid."""
     if book(state)["revoking"] != seat:
