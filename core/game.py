@@ -143,8 +143,7 @@ class GameState(StateData):
                 first = dict(zip(map(key_of, reversed(cards)), reversed(cards), strict=True))
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
         elif self.phase == TURN:
-            legal = list(self.rules.turn_actions(self, self.to_act) or ())
-            legal.append(END_TURN)
+            legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
         elif self.phase == REMEDY:
             legal = referee.remedies(self)
         else:
@@ -180,7 +179,7 @@ class GameState(StateData):
         elif kind == _END_TURN:
             self._end_turn()
         else:
-            self.rules.apply_turn_action(self, self.to_act, action)
+            self.rules.declaring.apply(self, self.to_act, action)
 
     def _play(self, card: int) -> None:
         """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""
@@ -221,7 +220,7 @@ class GameState(StateData):
         if self.phase == GAME_OVER:
             return
         self.turn = NO_TURN
-        actions = rules.turn_actions(self, winner)
+        actions = rules.declaring.turn_actions(self, winner)
         if actions:
             self.open_turn(winner, actions)
         elif rules.next_declarer is None:
@@ -241,7 +240,7 @@ class GameState(StateData):
         ``after_trick``: no one has had a turn since the trick (see :meth:`_draw_after_trick`).
         """
         while seat >= 0:
-            actions = self.rules.turn_actions(self, seat)
+            actions = self.rules.declaring.turn_actions(self, seat)
             if actions:
                 self.open_turn(seat, actions)
                 return

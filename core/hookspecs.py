@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pluggy
 
@@ -38,6 +38,7 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
+    from bezique.ruleset import Ruleset
 
 KeyPath = tuple[str | int, ...]
 """Where a value is in a variant's data: its keys and list indexes, outermost first."""
@@ -45,6 +46,41 @@ KeyPath = tuple[str | int, ...]
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@runtime_checkable
+class DeclaringRole(Protocol):
+    """What the kernel asks of a variant's declaring procedure (:func:`bezique_declaring_roles`).
+
+    One instance per ruleset, made with the ruleset (``Role(ruleset)``); every method
+    takes the game state, so one role serves every game of the ruleset.
+    """
+
+    def __init__(self, rules: Ruleset) -> None:
+        """The role of ``rules``' variant."""
+
+    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+        """What ``player``, a trick's winner, may do before drawing, besides ending his turn.
+
+        Declarations, announcements and the seven of trumps, for instance.  Asked once
+        for each decision of the turn; the kernel adds the action that ends the turn
+        (``draw``, or ``pass`` once the stock is gone).  Plugins must not change
+        ``state`` here.
+        """
+        ...
+
+    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+        """Say why ``action`` (a card played, or a turn action) is not legal now.
+
+        Asked only when :meth:`GameState.apply` refuses an action, after the kernel's
+        own reasons (the phase, a card not held), so it may be slow.  Return a sentence
+        that names the rule, or ``None`` for the kernel's general refusal.
+        """
+        ...
+
+    def apply(self, state: GameState, player: int, action: Action) -> None:
+        """Carry out ``action``, one of :meth:`turn_actions`' (score it, lay cards on the table)."""
+        ...
 
 
 @hookspec
@@ -124,30 +160,21 @@ def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list
     """
 
 
-@hookspec(firstresult=True)
-def bezique_turn_actions(state: GameState, player: int) -> list[Action] | None:
-    """Return what the trick's winner may do before drawing, besides ending the turn.
+@hookspec
+def bezique_declaring_roles() -> Sequence[type[DeclaringRole]] | None:
+    """Collect: the declaring role classes this plugin offers (asked once per ruleset).
 
-    Declarations, announcements and the seven of trumps, for instance.  Called
-    once for each decision in the winner's turn; the kernel adds the action that
-    ends the turn (``draw``, or ``pass`` once the stock is gone).
-    """
-
-
-@hookspec(firstresult=True)
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain why a turn action that is not legal now is refused.
-
-    Called only when :meth:`GameState.apply` refuses an action, so it may be
-    slow.  Return a sentence that names the rule, or ``None`` to fall through.
-    """
-
-
-@hookspec(firstresult=True)
-def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
-    """Carry out a legal turn action (score it, lay cards on the table, ...).
-
-    Return ``True`` when handled.
+    Every plugin a variant lists is asked (not ``firstresult``).  The ruleset
+    composes the classes answered into one class, the plugin listed last first in
+    its method order (``type(name, (Last, ..., First), {})``), and makes one
+    instance of it with the ruleset; the kernel calls it through
+    :class:`DeclaringRole`.  A plugin that changes how its variant declares
+    subclasses the role of a plugin it builds on, overrides what its rules change
+    and calls ``super()`` for the rest, so that two plugins that each relax a rule
+    compose into a role that applies both.  Classes that cannot be composed (no
+    consistent method order) or that are not roles are a :class:`PluginError`
+    naming the plugins.  When no plugin answers, a trick's winner has no turn
+    action.  Return classes, or ``None``.
     """
 
 
@@ -211,9 +238,6 @@ GAME_HOOKS: tuple[str, ...] = (
     "bezique_deal_scores",
     "bezique_trick_winner",
     "bezique_legal_plays",
-    "bezique_turn_actions",
-    "bezique_refusal",
-    "bezique_apply_turn_action",
     "bezique_trick_scores",
     "bezique_stock_exhausted",
     "bezique_hand_scores",

@@ -36,7 +36,7 @@ Action notation.  Open cards are in nobody's hand, and the kernel reads the card
 of an action's text from the hand, so a Polish declaration names its combination
 only (``declare four_kings``) and the exchange no card (``exchange``).  Applying
 a declaration takes the form from the open rows that keeps most for later (see
-:func:`_best_form`); two forms of one combination that share no card are two
+:meth:`PolishDeclarations.best_form`); two forms of one combination that share no card are two
 declarations (``declare marriage`` twice).
 """
 
@@ -47,16 +47,18 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent
-from bezique.hookspecs import KeyPath, hookimpl
+from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
 from bezique.plugins import ordinary
 from bezique.plugins.ordinary import (
     Combination,
-    Tables,
+    OrdinaryDeclarations,
     combination_forms,
-    declaration_refusal,
-    declare_combination,
+    sevens_scored,
     tables,
 )
+
+__all__ = ["OPEN_CARDS", "PolishDeclarations", "open_cards", "open_place"]
+"""The open-card ranks, the role, and the open rows."""
 
 OPEN_CARDS: dict[str, list[str]] = {"ranks": ["A", "K", "Q", "J"], "trump_ranks": ["T"]}
 """The scoring cards that go to the open rows: these ranks in any suit, and ``trump_ranks``
@@ -129,9 +131,7 @@ def bezique_requires() -> list[str]:
 def bezique_exclusive_hooks() -> list[str]:
     """Declarations come from the open rows, which no other plugin's declaring rules know of."""
     return [
-        "bezique_turn_actions",
-        "bezique_apply_turn_action",
-        "bezique_refusal",
+        "bezique_declaring_roles",
         "bezique_next_declarer",
         "bezique_trick_scores",
     ]
@@ -197,7 +197,7 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
     Brisques (at once) and the last trick are the ordinary plugin's; the seven of
     trumps scores here for the trick's winner, in the end-game too (A12 reading).
     """
-    t = state.rules.tables.get(ordinary.__name__) or tables(state)
+    t = tables(state)
     events = ordinary.bezique_trick_scores(state, winner, cards)
     is_open = polish_tables(state).is_open(state)
     new = [c for c in cards if is_open[c]]
@@ -211,7 +211,7 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
     state.extra[EXTRA_NEW] = new
     state.extra[EXTRA_SEVEN] = -1
     deck = state.deck
-    scored: list[int] = state.extra["sevens_scored"]
+    scored = sevens_scored(state)
     for card in cards:
         if deck.card_rank[card] != t.seven_rank or deck.card_suit[card] != state.trump:
             continue
@@ -236,25 +236,163 @@ def bezique_stock_exhausted(state: GameState) -> bool:
 
 
 @hookimpl
-def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
-    """What the trick's winner may do before drawing: exchange the seven, declare.
+def bezique_declaring_roles() -> list[type[DeclaringRole]]:
+    """Declaring from the open rows."""
+    return [PolishDeclarations]
 
-    Declarations continue after the stock is gone (S0 Polish section, A20c).
+
+class PolishDeclarations(OrdinaryDeclarations):
+    """Declarations from the open rows only, each holding a card of the trick just won.
+
+    The class rule and the rest of the ordinary form rules still judge each form
+    (:meth:`form_refusal` adds the trick card's rule before them).
     """
-    actions = [_EXCHANGE] if state.extra[EXTRA_SEVEN] >= 0 else []
-    new: list[int] = state.extra[EXTRA_NEW]
-    if not new:
+
+    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+        """What the trick's winner may do before drawing: exchange the seven, declare.
+
+        Declarations continue after the stock is gone (S0 Polish section, A20c).
+        """
+        actions = [_EXCHANGE] if state.extra[EXTRA_SEVEN] >= 0 else []
+        new: list[int] = state.extra[EXTRA_NEW]
+        if not new:
+            return actions
+        face_of = state.deck.card_face
+        new_faces = 0
+        for card in new:
+            new_faces |= 1 << face_of[card]
+        groups = _groups(state, open_cards(state, player), new)
+        for combo in self.tables.combinations(state):
+            if combo.mask & new_faces and self.best_form(state, player, combo, groups) is not None:
+                actions.append(Action(Kind.DECLARE, (), combo.name))
         return actions
-    t = state.rules.tables.get(ordinary.__name__) or tables(state)
-    face_of = state.deck.card_face
-    new_faces = 0
-    for card in new:
-        new_faces |= 1 << face_of[card]
-    groups = _groups(state, open_cards(state, player), new)
-    for combo in t.combinations(state):
-        if combo.mask & new_faces and _best_form(state, t, player, combo, groups) is not None:
-            actions.append(Action(Kind.DECLARE, (), combo.name))
-    return actions
+
+    def form_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str | None:
+        """Return why ``cards`` (open cards) may not be declared as ``combo`` now, or None."""
+        new: list[int] = state.extra[EXTRA_NEW]
+        if not any(card in new for card in cards):
+            return (
+                "every declaration must include a card of the trick just won (S0 Polish "
+                "section); a combination left undeclared scores later only when a new trick "
+                "card joins it (A20a)"
+            )
+        return super().form_refusal(state, player, combo, cards, Kind.DECLARE)
+
+    def best_form(
+        self,
+        state: GameState,
+        player: int,
+        combo: Combination,
+        groups: dict[int, dict[int, list[int]]],
+    ) -> tuple[int, ...] | None:
+        """Return the legal form of ``combo`` that keeps most for later, or None if none is.
+
+        It uses the cards already furthest up the combination's class (a married king
+        and queen go into the sequence, a fresh pair stays free to marry), then the
+        fewest cards of the trick just won (the others may still make a second
+        combination of the same kind); ties go to the first form in suit order.
+        """
+        new: list[int] = state.extra[EXTRA_NEW]
+        levels = state.levels
+        shift = combo.shift
+        best: tuple[int, ...] | None = None
+        best_key = (-1, 0)
+        for _, cards in combination_forms(state, combo, groups):
+            if self.form_refusal(state, player, combo, cards, Kind.DECLARE) is not None:
+                continue
+            key = (
+                sum((levels[c] >> shift) & 15 for c in cards),
+                -sum(c in new for c in cards),
+            )
+            if key > best_key:
+                best, best_key = cards, key
+        return best
+
+    def apply(self, state: GameState, player: int, action: Action) -> None:
+        """Carry out a declaration from the open rows, or the exchange of the seven."""
+        if action.kind == Kind.DECLARE:
+            combo = self.tables.combination(state, action.combo)
+            assert combo is not None
+            groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
+            form = self.best_form(state, player, combo, groups)
+            assert form is not None
+            self.declare(state, player, combo, form)
+        elif action.kind == Kind.EXCHANGE:
+            self.exchange_seven(state, player, state.extra[EXTRA_SEVEN])
+        else:
+            super().apply(state, player, action)
+
+    def exchange_seven(self, state: GameState, player: int, seven: int) -> None:
+        """Put the seven of trumps just won under the stock; the turn-up joins the trick (A21)."""
+        turn_up = state.turn_up
+        state.won[player].remove(seven)
+        state.turn_up = seven
+        state.extra[EXTRA_SEVEN] = -1
+        if polish_tables(state).is_open(state)[turn_up]:
+            open_cards(state, player).append(turn_up)
+            state.extra[EXTRA_NEW].append(turn_up)
+            state.set_card(turn_up, True, 0)
+        else:
+            state.won[player].append(turn_up)
+        t = self.tables
+        if t.brisques_now and t.brisque[turn_up]:
+            detail = f"{state.deck.card_text(turn_up)} taken for the seven"
+            state.score([ScoreEvent(player, t.brisque_points, "brisques", detail)])
+
+    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+        """Explain why a declaration, exchange, show or announcement is refused."""
+        if action.kind == Kind.DECLARE:
+            return self.open_declaration_refusal(state, player, action)
+        if action.kind == Kind.EXCHANGE:
+            return (
+                "only the winner of the trick holding an unscored seven of trumps may exchange "
+                "it, before drawing, while a turn-up other than a seven lies under the stock "
+                "(S0 Polish section); write 'exchange' alone, the seven is the one just won"
+            )
+        if action.kind == Kind.SHOW:
+            return (
+                "in Polish bezique the seven of trumps is never shown: it scores for the winner "
+                "of the trick that holds it (S0 Polish section)"
+            )
+        if action.kind == Kind.ANNOUNCE:
+            return (
+                "Polish bezique declares combinations at once (compound declarations); nothing "
+                "is announced for later (S0 Polish section)"
+            )
+        return super().refusal(state, player, action)  # the end-game duties: the ordinary's
+
+    def open_declaration_refusal(self, state: GameState, player: int, action: Action) -> str:
+        """Why a declaration is refused: its form, or the rules on the open cards."""
+        combo = self.tables.combination(state, action.combo)
+        if combo is None:
+            names = ", ".join(state.rules.combo_names)
+            return (
+                f"{action.combo!r} is not a combination of this variant; its combinations: {names}"
+            )
+        if action.cards:
+            if not set(action.cards) <= set(open_cards(state, player)):
+                return (
+                    "nothing is declared from the hand in Polish bezique, only from the open "
+                    f"cards won in tricks (S0 Polish section): write 'declare {combo.name}' alone"
+                )
+            return (
+                f"a Polish declaration names its combination only ('declare {combo.name}'): the "
+                "cards are taken from the open rows"
+            )
+        groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
+        reasons = [
+            self.form_refusal(state, player, combo, cards, Kind.DECLARE)
+            for _, cards in combination_forms(state, combo, groups)
+        ]
+        if not reasons:
+            return (
+                f"seat {player}'s open cards do not form {combo.name}; only cards won in tricks "
+                "count, never those in the hand (S0 Polish section)"
+            )
+        trick_card = [r for r in reasons if r is not None and "trick just won" not in r]
+        return (trick_card or [r for r in reasons if r is not None] or ["not legal now"])[0]
 
 
 def _groups(
@@ -273,140 +411,3 @@ def _groups(
         key = levels[card] * 2 + (card in fresh)
         groups.setdefault(face_of[card], {}).setdefault(key, []).append(card)
     return groups
-
-
-def _form_refusal(
-    state: GameState, t: Tables, player: int, combo: Combination, cards: tuple[int, ...]
-) -> str | None:
-    """Return why ``cards`` (open cards) may not be declared as ``combo`` now, or None."""
-    new: list[int] = state.extra[EXTRA_NEW]
-    if not any(card in new for card in cards):
-        return (
-            "every declaration must include a card of the trick just won (S0 Polish section); "
-            "a combination left undeclared scores later only when a new trick card joins it (A20a)"
-        )
-    return declaration_refusal(state, t, player, combo, cards, Kind.DECLARE)
-
-
-def _best_form(
-    state: GameState,
-    t: Tables,
-    player: int,
-    combo: Combination,
-    groups: dict[int, dict[int, list[int]]],
-) -> tuple[int, ...] | None:
-    """Return the legal form of ``combo`` that keeps most for later, or None if none is legal.
-
-    It uses the cards already furthest up the combination's class (a married king
-    and queen go into the sequence, a fresh pair stays free to marry), then the
-    fewest cards of the trick just won (the others may still make a second
-    combination of the same kind); ties go to the first form in suit order.
-    """
-    new: list[int] = state.extra[EXTRA_NEW]
-    levels = state.levels
-    shift = combo.shift
-    best: tuple[int, ...] | None = None
-    best_key = (-1, 0)
-    for _, cards in combination_forms(state, combo, groups):
-        if _form_refusal(state, t, player, combo, cards) is not None:
-            continue
-        key = (
-            sum((levels[c] >> shift) & 15 for c in cards),
-            -sum(c in new for c in cards),
-        )
-        if key > best_key:
-            best, best_key = cards, key
-    return best
-
-
-@hookimpl
-def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
-    """Carry out a declaration from the open rows, or the exchange of the seven."""
-    if action.kind == Kind.DECLARE:
-        t = tables(state)
-        combo = t.combination(state, action.combo)
-        assert combo is not None
-        groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
-        form = _best_form(state, t, player, combo, groups)
-        assert form is not None
-        declare_combination(state, player, combo, form)
-        return True
-    if action.kind == Kind.EXCHANGE:
-        _exchange(state, player)
-        return True
-    return None
-
-
-def _exchange(state: GameState, player: int) -> None:
-    """Put the seven of trumps just won under the stock; the turn-up joins the trick won (A21)."""
-    seven: int = state.extra[EXTRA_SEVEN]
-    turn_up = state.turn_up
-    state.won[player].remove(seven)
-    state.turn_up = seven
-    state.extra[EXTRA_SEVEN] = -1
-    if polish_tables(state).is_open(state)[turn_up]:
-        open_cards(state, player).append(turn_up)
-        state.extra[EXTRA_NEW].append(turn_up)
-        state.set_card(turn_up, True, 0)
-    else:
-        state.won[player].append(turn_up)
-    t = tables(state)
-    if t.brisques_now and t.brisque[turn_up]:
-        detail = f"{state.deck.card_text(turn_up)} taken for the seven"
-        state.score([ScoreEvent(player, t.brisque_points, "brisques", detail)])
-
-
-@hookimpl
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain why a declaration, exchange, show or announcement is refused."""
-    if action.kind == Kind.PLAY:
-        return None  # the end-game duties: the ordinary plugin's
-    if action.kind == Kind.DECLARE:
-        return _declaration_refusal(state, player, action)
-    if action.kind == Kind.EXCHANGE:
-        return (
-            "only the winner of the trick holding an unscored seven of trumps may exchange it, "
-            "before drawing, while a turn-up other than a seven lies under the stock "
-            "(S0 Polish section); write 'exchange' alone, the seven is the one just won"
-        )
-    if action.kind == Kind.SHOW:
-        return (
-            "in Polish bezique the seven of trumps is never shown: it scores for the winner of "
-            "the trick that holds it (S0 Polish section)"
-        )
-    if action.kind == Kind.ANNOUNCE:
-        return (
-            "Polish bezique declares combinations at once (compound declarations); nothing is "
-            "announced for later (S0 Polish section)"
-        )
-    return None
-
-
-def _declaration_refusal(state: GameState, player: int, action: Action) -> str:
-    t = tables(state)
-    combo = t.combination(state, action.combo)
-    if combo is None:
-        names = ", ".join(state.rules.combo_names)
-        return f"{action.combo!r} is not a combination of this variant; its combinations: {names}"
-    if action.cards:
-        if not set(action.cards) <= set(open_cards(state, player)):
-            return (
-                "nothing is declared from the hand in Polish bezique, only from the open cards "
-                f"won in tricks (S0 Polish section): write 'declare {combo.name}' alone"
-            )
-        return (
-            f"a Polish declaration names its combination only ('declare {combo.name}'): the "
-            "cards are taken from the open rows"
-        )
-    groups = _groups(state, open_cards(state, player), state.extra[EXTRA_NEW])
-    reasons = [
-        _form_refusal(state, t, player, combo, cards)
-        for _, cards in combination_forms(state, combo, groups)
-    ]
-    if not reasons:
-        return (
-            f"seat {player}'s open cards do not form {combo.name}; only cards won in tricks "
-            "count, never those in the hand (S0 Polish section)"
-        )
-    trick_card = [r for r in reasons if r is not None and "trick just won" not in r]
-    return (trick_card or [r for r in reasons if r is not None] or ["not legal now"])[0]
