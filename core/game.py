@@ -436,6 +436,7 @@ def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:
     ``bezique-state/1`` state (no rules carried) is rebuilt from the variant as
     it loads now, with a :class:`DeprecationWarning`.
     """
+    data = saved.upgraded(data)
     inputs = saved.read_inputs(data, rules)
     try:
         state = GameState(

@@ -27,10 +27,33 @@ _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 _OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
 """Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``:
 one saved before that flag is of an unrefereed game)."""
+MOVED_INTO_EXTRA = ("pending",)
+"""Keys of saved states written before plugins kept typed states (see
+:class:`bezique.state.PluginState`), now written inside ``extra`` by the plugin that
+keeps them (the ordinary plugin's announced combinations): :func:`upgraded` moves them."""
 STATE = "saved game state"
 """How messages name a saved state."""
 MAX_HISTORY = 100_000
 """The most actions a saved state's history may hold (as many as a record's)."""
+
+
+def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return ``data`` in the present layout: the keys of :data:`MOVED_INTO_EXTRA` in ``extra``.
+
+    A copy; ``data`` itself when none of them is there (or it is no mapping).
+    """
+    if not isinstance(data, Mapping) or not any(key in data for key in MOVED_INTO_EXTRA):
+        return data
+    moved = dict(data)
+    extra = moved.get("extra")
+    if not isinstance(extra, Mapping):
+        return data  # the key checks say what is wrong
+    extra = dict(extra)
+    for key in MOVED_INTO_EXTRA:
+        if key in moved and key not in extra:
+            extra[key] = moved.pop(key)
+    moved["extra"] = extra
+    return moved
 
 
 def saved_referee(data: Mapping[str, Any]) -> bool:

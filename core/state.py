@@ -5,7 +5,8 @@ the phase machine): every attribute, the methods plugins change cards and the
 table through, and :data:`FIELDS`, the one table of fields that drives
 :meth:`~StateData.clone`, :meth:`~StateData.to_json`, the key checks of
 :func:`bezique.game.from_json` and equality.  Below it are the value types of a
-turn (:class:`TurnState`, :data:`NO_TURN`) and the phases.
+turn (:class:`TurnState`, :data:`NO_TURN`), the phases, and :class:`PluginState`, the base
+of what a plugin keeps for a hand.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ TURN = "turn"
 """Phase: the trick's winner may declare, exchange or show before ending his turn."""
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
+
+_P = TypeVar("_P", bound="PluginState")
+_T = TypeVar("_T")
 
 STATE_FORMAT = "bezique-state/2"
 """The format :meth:`StateData.to_json` writes: the rules carried and pinned by digest."""
@@ -64,6 +68,31 @@ NO_TURN = TurnState()
 """The (never changed) turn state between turns."""
 
 
+class PluginState:
+    """Base of the typed state a plugin keeps for a hand, kept in ``state.extra``.
+
+    A plugin subclasses it (a dataclass, say) for what it keeps between actions,
+    stores an instance with :meth:`StateData.set_plugin_state` (at the deal) and reads
+    it with :meth:`StateData.plugin_state`.  The state's one table of fields copies
+    it with :meth:`copy` in :meth:`StateData.clone` and writes it with :meth:`to_json`
+    in :meth:`StateData.to_json` (so equality and the checks of a saved state read it
+    too); a saved state is rebuilt by replaying its history, so nothing reads it back.
+    """
+
+    def copy(self: _P) -> _P:
+        """Return an independent copy (for :meth:`StateData.clone`)."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """Return its saved form: keys of the saved state's ``extra`` mapping, JSON values."""
+        raise NotImplementedError
+
+    @property
+    def places(self) -> dict[str, list[int]]:
+        """Cards it keeps face up outside hands, tricks and stock, by place (none)."""
+        return {}
+
+
 def json_copy(value: Any) -> Any:
     """Copy plain JSON data (dicts, lists; tuples become lists)."""
     if isinstance(value, dict):
@@ -71,6 +100,23 @@ def json_copy(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [json_copy(v) for v in value]
     return value
+
+
+def _copy_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: value.copy() if isinstance(value, PluginState) else json_copy(value)
+        for key, value in extra.items()
+    }
+
+
+def _write_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    written: dict[str, Any] = {}
+    for key, value in extra.items():
+        if isinstance(value, PluginState):
+            written.update(value.to_json())
+        else:
+            written[key] = json_copy(value)
+    return written
 
 
 def _lists(value: list[list[int]]) -> list[list[int]]:
@@ -103,10 +149,6 @@ def _write_rng(rng: random.Random) -> list[Any]:
 
 def _write_history(history: list[Action]) -> list[list[Any]]:
     return [[int(a.kind), list(a.cards), a.combo] for a in history]
-
-
-def _write_pending(pending: list[list[tuple[str, tuple[int, ...]]]]) -> list[Any]:
-    return [[[combo, list(cards)] for combo, cards in p] for p in pending]
 
 
 def _write_turn(turn: TurnState) -> list[Any]:
@@ -160,12 +202,11 @@ FIELDS: tuple[Field, ...] = (
     Field("hand_no", DERIVED),
     Field("dealer", DERIVED),
     Field("winner", DERIVED),
-    Field("extra", DERIVED, json_copy, json_copy),
+    Field("extra", DERIVED, _copy_extra, _write_extra),
     Field("hands", DERIVED, _lists, _lists),
     Field("won", DERIVED, _lists, _lists),
     Field("on_table", DERIVED, list, lambda flags: [int(t) for t in flags]),
     Field("levels", DERIVED, list, list),
-    Field("pending", DERIVED, _lists, _write_pending),
     Field("played", DERIVED, list, list),
     Field("won_at_exhaustion", DERIVED, list, list),
     Field("hand_points", DERIVED, list, list),
@@ -214,8 +255,12 @@ class StateData:
     """The data of a game state, the changes plugins make to it, its copies and its JSON form.
 
     :class:`~bezique.game.GameState` builds on it with the phase machine.
-    Attributes are public for plugins and tests to read; plugins change cards
-    and the table only through :meth:`give`, :meth:`take` and :meth:`set_card`.
+    Attributes are public for plugins and tests to read.  Plugins change the
+    state only through its mutation API: cards and the table through :meth:`give`,
+    :meth:`take` and :meth:`set_card`; :meth:`name_trumps`, :meth:`swap_turn_up`,
+    :meth:`take_won`, :meth:`give_won`, :meth:`mark_last_trick`; scores through
+    ``GameState.score``; and their own typed state through :meth:`set_plugin_state`
+    and :meth:`plugin_state` (:class:`PluginState`).
     """
 
     state_format = STATE_FORMAT
@@ -247,7 +292,8 @@ class StateData:
     dealer: int
     winner: int
     extra: dict[str, Any]
-    """Plugin-owned state; must stay JSON-serialisable."""
+    """Plugin-owned state: :class:`PluginState` values (see :meth:`plugin_state`), or
+    plain JSON data (which must stay JSON-serialisable)."""
     refereed: bool
     """Whether an irregularity was reported this hand (the referee then takes part)."""
     hands: list[list[int]]
@@ -261,7 +307,6 @@ class StateData:
     """Bit ``1 << card`` set for every card declared this hand (``levels`` not 0)."""
     held: list[int]
     """Per seat, bit ``1 << card`` set for every card in the hand."""
-    pending: list[list[tuple[str, tuple[int, ...]]]]
     played: list[int]
     won_at_exhaustion: list[int]
     """How many cards each seat had won when the stock ran out (the end-game's start)."""
@@ -314,6 +359,53 @@ class StateData:
             self.declared_bits &= ~self.deck.bits[card]
         self._legal = None
 
+    def plugin_state(self, key: str, kind: type[_T]) -> _T:
+        """Return the :class:`PluginState` of type ``kind`` a plugin keeps under ``key``.
+
+        Raise :class:`KeyError` if there is none this hand, :class:`TypeError` if
+        what is kept there is of another type.
+        """
+        found = self.extra[key]
+        if not isinstance(found, kind):
+            raise TypeError(f"state.extra[{key!r}] holds a {type(found).__name__}, not {kind}")
+        return found
+
+    def set_plugin_state(self, key: str, value: PluginState) -> None:
+        """Keep ``value`` as the plugin state under ``key`` (a plugin's own name, say)."""
+        self.extra[key] = value
+        self._legal = None
+
+    def drop_plugin_state(self, key: str) -> None:
+        """Forget the plugin state under ``key`` (what it kept is over)."""
+        del self.extra[key]
+        self._legal = None
+
+    def name_trumps(self, suit: int) -> None:
+        """Make ``suit`` trumps (a declaration that names them, before they are fixed)."""
+        self.trump = suit
+        self._legal = None
+
+    def swap_turn_up(self, card: int) -> int:
+        """Lay ``card`` as the turn-up under the stock; return the card it replaces."""
+        old = self.turn_up
+        self.turn_up = card
+        self._legal = None
+        return old
+
+    def take_won(self, seat: int, card: int) -> None:
+        """Take ``card`` out of the cards ``seat`` has won."""
+        self.won[seat].remove(card)
+        self._legal = None
+
+    def give_won(self, seat: int, card: int) -> None:
+        """Add ``card`` to the cards ``seat`` has won."""
+        self.won[seat].append(card)
+        self._legal = None
+
+    def mark_last_trick(self, seat: int) -> None:
+        """Record that ``seat`` won the trick that scores as the last."""
+        self.last_trick_winner = seat
+
     def mark_changed(self) -> None:
         """Forget the cached legal actions after a change made outside :meth:`apply`'s path."""
         self._legal = None
@@ -328,10 +420,19 @@ class StateData:
         """Return how many cards can still be drawn, the turn-up included."""
         return len(self.stock) + (self.turn_up >= 0)
 
+    def places(self) -> dict[str, list[int]]:
+        """Cards plugins keep face up outside hands, tricks and stock, by place (Polish rows)."""
+        found: dict[str, list[int]] = {}
+        for key, value in self.extra.items():
+            if isinstance(value, PluginState):
+                found.update(value.places)
+            elif key == "places":  # a plugin's plain JSON state, as before typed states
+                found.update(value)
+        return found
+
     def extra_cards(self) -> list[int]:
-        """Return cards a plugin keeps outside hands, tricks and stock (``extra["places"]``)."""
-        places: dict[str, list[int]] = self.extra.get("places", {})
-        return [card for cards in places.values() for card in cards]
+        """Return cards a plugin keeps outside hands, tricks and stock (see :meth:`places`)."""
+        return [card for cards in self.places().values() for card in cards]
 
     def is_over(self) -> bool:
         """Return whether the game has a winner."""

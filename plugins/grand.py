@@ -10,9 +10,9 @@ Every declaration still brings a card never declared before (A23).
 
 How it is kept:
 
-* ``state.extra["grand"]`` records, for the hand being played, every card ever
+* The plugin's state of the hand, a :class:`GrandRecord`, records every card ever
   declared (``declared``) and, per seat, each declared combination as
-  ``[name, cards]`` (``combos``) while at least two of its cards are unplayed.
+  ``(name, cards)`` (``combos``) while at least two of its cards are unplayed.
 * A card's ``state.levels`` holds its *effective* levels: per class, the
   highest level among its combinations of that class whose cards are all still
   unplayed.  The ordinary class rule, read with these levels, is the Grand rule
@@ -37,29 +37,55 @@ through (returns None) for the rest.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bezique.actions import Kind
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, hookimpl
-from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, Tables, tables
+from bezique.plugins.ordinary import (
+    Combination,
+    OrdinaryDeclarations,
+    Tables,
+    announced,
+    tables,
+)
+from bezique.state import PluginState
 
-__all__ = ["GrandDeclarations", "record"]
+__all__ = ["GrandDeclarations", "GrandRecord", "record"]
 """The role other plugins may compose with, and the hand's record of declarations."""
 
 _KEY = "grand"
-"""Where this plugin keeps its record in ``state.extra``."""
-
-Record = dict[str, Any]
-"""``{"declared": [card, ...], "combos": [[[name, [card, ...]], ...] per seat]}``."""
+"""Where this plugin keeps its :class:`GrandRecord` (``state.plugin_state``)."""
 
 
-def record(state: GameState) -> Record:
+@dataclass(slots=True)
+class GrandRecord(PluginState):
+    """The hand's record of declarations (made at each deal)."""
+
+    declared: list[int]
+    """Every card declared this hand, sorted."""
+    combos: list[list[tuple[str, list[int]]]]
+    """Per seat, each declared combination (name, cards) while two of its cards are unplayed."""
+
+    @classmethod
+    def empty(cls, players: int) -> GrandRecord:
+        """The record at the deal: nothing declared."""
+        return cls([], [[] for _ in range(players)])
+
+    def copy(self) -> GrandRecord:
+        """An independent copy."""
+        return GrandRecord(list(self.declared), [list(seat) for seat in self.combos])
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"grand": {"declared": [...], "combos": [[[name, [card, ...]], ...], ...]}}``."""
+        combos = [[[name, list(cards)] for name, cards in seat] for seat in self.combos]
+        return {_KEY: {"declared": list(self.declared), "combos": combos}}
+
+
+def record(state: GameState) -> GrandRecord:
     """Return this hand's record of declarations (made at each deal)."""
-    found: Record | None = state.extra.get(_KEY)
-    if found is None:
-        found = state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
-    return found
+    return state.plugin_state(_KEY, GrandRecord)
 
 
 def _bits(cards: Sequence[int]) -> int:
@@ -74,7 +100,7 @@ def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]
     """
     held = state.held[player]
     levels: dict[int, int] = {}
-    for name, cards in record(state)["combos"][player]:
+    for name, cards in record(state).combos[player]:
         if all(held >> c & 1 for c in cards):
             combo = t.combination(state, name)
             assert combo is not None
@@ -88,7 +114,7 @@ def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]
 def refresh(state: GameState, t: Tables, player: int) -> None:
     """Forget combinations with fewer than two unplayed cards; reset the table's levels."""
     held = state.held[player]
-    combos = record(state)["combos"]
+    combos = record(state).combos
     combos[player] = [
         entry for entry in combos[player] if sum(held >> c & 1 for c in entry[1]) >= 2
     ]
@@ -110,7 +136,7 @@ def bezique_requires() -> list[str]:
 @hookimpl
 def bezique_deal_scores(state: GameState) -> None:
     """Start the hand's record of declarations; the ordinary plugin scores the deal."""
-    state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
+    state.set_plugin_state(_KEY, GrandRecord.empty(state.players))
 
 
 @hookimpl
@@ -118,7 +144,7 @@ def bezique_trick_scores(state: GameState, cards: list[int]) -> None:
     """A card played away breaks its combinations: their other cards are free again."""
     if not state.stock_left():
         return
-    combos = record(state)["combos"]
+    combos = record(state).combos
     t = tables(state)
     for card, seat in zip(cards, state.trick_seats, strict=True):
         if any(card in entry[1] for entry in combos[seat]):
@@ -146,7 +172,7 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     def declared_bits(self, state: GameState, player: int) -> int:
         """Every card declared this hand, whatever its combinations have become."""
-        return _bits(record(state)["declared"])
+        return _bits(record(state).declared)
 
     def refuses_nothing(self, state: GameState, player: int) -> bool:
         """Never: the record's rules (a broken combination's cards) are not in the levels."""
@@ -182,7 +208,7 @@ class GrandDeclarations(OrdinaryDeclarations):
         text = state.deck.card_text
         face_of = state.deck.card_face
         read: dict[int, int] | None = None
-        for name, old_cards in record(state)["combos"][player]:
+        for name, old_cards in record(state).combos[player]:
             shared = chosen.intersection(old_cards)
             if not shared:
                 continue
@@ -221,10 +247,10 @@ class GrandDeclarations(OrdinaryDeclarations):
         t = self.tables
         if not t.new_card_required:
             return None
-        declared = set(record(state)["declared"])
+        declared = set(record(state).declared)
         if not declared.issuperset(cards):
             return None
-        pending = state.pending[player]
+        pending = announced(state)[player]
         if pending and (combo.name, cards) in pending:
             return None  # an announced combination scores without a new card (per_trick: one)
         renewed = kind == Kind.ANNOUNCE or t.compound
@@ -245,11 +271,11 @@ class GrandDeclarations(OrdinaryDeclarations):
     ) -> None:
         """Record the declaration (its cards never declared before are new), then score it."""
         book = record(state)
-        declared: list[int] = book["declared"]
+        declared = book.declared
         new = [c for c in cards if c not in declared]
         declared.extend(new)
         declared.sort()
-        book["combos"][player].append([combo.name, list(cards)])
+        book.combos[player].append((combo.name, list(cards)))
         super().declare(state, player, combo, cards, new)
 
 

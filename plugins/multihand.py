@@ -27,10 +27,14 @@ a two-card trick under the ordinary end-game duties.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from bezique.actions import Kind
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, hookimpl
 from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
+from bezique.state import PluginState
 
 __all__ = ["MultihandDeclarations", "is_second_double"]
 """The role other plugins may compose with, and the test of a second double bezique."""
@@ -107,6 +111,24 @@ def bezique_declaring_roles() -> list[type[DeclaringRole]]:
 
 # ---------------------------------------------------------------------- S0's duels
 
+DUELS_KEY = "duels"
+"""Where this plugin keeps the :class:`Duels` of the end-game under way."""
+
+
+@dataclass(slots=True)
+class Duels(PluginState):
+    """S0's four-hand end-game: the two pairs of seats that play their hands out, in order."""
+
+    pairs: list[list[int]]
+
+    def copy(self) -> Duels:
+        """An independent copy."""
+        return Duels([list(pair) for pair in self.pairs])
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"duels": [[seat, seat], [seat, seat]]}``."""
+        return {DUELS_KEY: [list(pair) for pair in self.pairs]}
+
 
 @hookimpl
 def bezique_stock_exhausted(state: GameState) -> None:
@@ -118,7 +140,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
     if tables(state).endgame.get("mode") == "duels":
         first = state.leader
         seats = [(first + i) % state.players for i in range(state.players)]
-        state.extra["duels"] = [seats[:2], seats[2:]]
+        state.set_plugin_state(DUELS_KEY, Duels([seats[:2], seats[2:]]))
 
 
 @hookimpl
@@ -128,12 +150,11 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     The second pair's first lead goes to the last trick winner's partner, the
     seat in the first one's place (S0 says only "similarly"; our reading).
     """
-    duels: list[list[int]] | None = state.extra.get("duels")
-    if duels is None:
+    if DUELS_KEY not in state.extra:
         return None
-    for pair in duels:
+    for pair in state.plugin_state(DUELS_KEY, Duels).pairs:
         if state.hands[pair[0]] or state.hands[pair[1]]:
             leader = state.leader if state.leader in pair else pair[0]
             return [leader, pair[1] if leader == pair[0] else pair[0]]
-    del state.extra["duels"]
+    state.drop_plugin_state(DUELS_KEY)
     return []

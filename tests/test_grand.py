@@ -24,6 +24,7 @@ from bezique.actions import Action, Kind
 from bezique.cli import main
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
+from bezique.plugins.grand import record
 from bezique.plugins.ordinary import Combination, forms_combination, tables
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
@@ -347,7 +348,7 @@ def test_ladder_triple_again_once_its_double_is_broken(ladder: str) -> None:
     assert points(state) == {"double_bezique": 500, "triple_bezique": LADDER[ladder]}
     state.apply("draw")
     trick(state, "JD*", "9S")
-    double = next(cards for name, cards in state.extra["grand"]["combos"][0] if name[0] == "d")
+    double = next(cards for name, cards in record(state).combos[0] if name[0] == "d")
     assert state.played[-2] in double and not declarations(state)
     state.apply("draw")
     trick(state, "7H", "7D")

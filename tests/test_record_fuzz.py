@@ -380,7 +380,8 @@ def test_tampered_states(data: dict[str, Any]) -> None:
         assert str(exc).strip()
     else:
         rebuilt = state.to_json()
-        assert rebuilt == data
+        # A state saved before the referee flag lacks it: it is of an unrefereed game.
+        assert rebuilt == (data if "referee" in data else {**data, "referee": False})
         assert {**rebuilt, "overrides": {}} in STATES
     assert time.perf_counter() - started < TIME_LIMIT
 

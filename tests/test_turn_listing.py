@@ -20,6 +20,7 @@ from bezique.game import TURN, GameState, new_game, ruleset_for
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
+    announced,
     combination_forms,
     copy_groups,
     quick_tests,
@@ -152,7 +153,7 @@ def test_forms_read_off_the_bitboard_are_the_groups_own(name: str) -> None:
             expected = plain_forms(state, combos, player, apart)
             found = roles[apart].candidates(state, player, combos)
             assert found[: len(expected)] == expected  # then the announced forms still standing
-            assert len(found) - len(expected) <= len(state.pending[player])
+            assert len(found) - len(expected) <= len(announced(state)[player])
         for combo in combos:
             single = forms_of_single_copies(t, combo, state.held[player])
             if single is None:

@@ -10,6 +10,8 @@ package holds the procedures a table cannot say, one module per job:
 * :mod:`~bezique.plugins.ordinary.forms`: the forms of a combination in a hand;
 * :mod:`~bezique.plugins.ordinary.quicktests`: the bitboard pre-filter;
 * :mod:`~bezique.plugins.ordinary.sevens`: the seven of trumps;
+* :mod:`~bezique.plugins.ordinary.hand`: what the plugin keeps for a hand
+  (:class:`OrdinaryHand`);
 * :mod:`~bezique.plugins.ordinary.tricks`: the deal's scores, the trick, the
   end-game duties, brisques, the last trick and the game's winner.
 
@@ -35,8 +37,8 @@ from bezique.plugins.ordinary.forms import (
     copy_groups,
     forms_combination,
 )
+from bezique.plugins.ordinary.hand import OrdinaryHand, announced, sevens_scored
 from bezique.plugins.ordinary.quicktests import quick_tests
-from bezique.plugins.ordinary.sevens import sevens_scored
 from bezique.plugins.ordinary.tricks import (
     bezique_deal_scores,
     bezique_trick_scores,
@@ -55,7 +57,9 @@ __all__ = [
     "Combination",
     "Form",
     "OrdinaryDeclarations",
+    "OrdinaryHand",
     "Tables",
+    "announced",
     "bezique_deal_scores",
     "bezique_trick_scores",
     "choose_copies",
@@ -70,8 +74,10 @@ __all__ = [
 ]
 """What other plugins may use: the declaring role to subclass, the compiled tables and
 their combinations, the forms of a combination in a player's cards, the quick tests, the
-sevens scored this hand, the end-game duties, and the deal's and a trick's scores (for a
-plugin that answers those hooks itself and adds to the ordinary answer)."""
+plugin's state of the hand (:class:`OrdinaryHand`: the sevens scored, the combinations
+announced), the end-game
+duties, and the deal's and a trick's scores (for a plugin that answers those hooks
+itself and adds to the ordinary answer)."""
 
 
 @hookimpl

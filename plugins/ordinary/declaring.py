@@ -30,6 +30,7 @@ from bezique.plugins.ordinary.forms import (
     forms_combination,
     forms_of_single_copies,
 )
+from bezique.plugins.ordinary.hand import hand_state
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import play_refusal
 
@@ -78,7 +79,7 @@ class OrdinaryDeclarations:
         t = self.tables
         tests = t.tests_by_trump.get(state.trump) or quick_tests(t, state.trump)
         held = state.held[player]
-        pending = state.pending[player]
+        pending = hand_state(state).pending[player]
         # Cards never declared; any card counts when the rules need no new card, or may
         # score an announced combination.
         fresh_cards = held
@@ -118,7 +119,7 @@ class OrdinaryDeclarations:
         elif kind == Kind.ANNOUNCE:
             for card in action.cards:
                 state.set_card(card, True, state.levels[card])
-            state.pending[player].append((action.combo, action.cards))
+            hand_state(state).pending[player].append((action.combo, action.cards))
         elif kind == Kind.EXCHANGE:
             self.exchange_seven(state, player, action.cards[0])
         elif kind == Kind.SHOW:
@@ -137,7 +138,7 @@ class OrdinaryDeclarations:
     ) -> list[Form]:
         """Return each distinct legal form of ``combos`` (one per choice the rules tell apart)."""
         candidates = self.candidates(state, player, combos)
-        pending = state.pending[player]
+        pending = hand_state(state).pending[player]
         if kind == Kind.DECLARE and self.may_skip_checks and self.refuses_nothing(state, player):
             legal = candidates
         else:
@@ -194,7 +195,7 @@ class OrdinaryDeclarations:
                         present |= 1 << face
                 forms = combination_forms(state, combo, groups, present)
             found += forms
-        for combo_name, cards in state.pending[player]:
+        for combo_name, cards in hand_state(state).pending[player]:
             pending = t.combination(state, combo_name)
             if (
                 pending is not None
@@ -241,7 +242,7 @@ class OrdinaryDeclarations:
                 "(S0 footnote 3)"
             )
         if t.new_card_required and 0 not in levels:
-            pending = state.pending[player]
+            pending = hand_state(state).pending[player]
             announced = bool(pending) and (combo.name, cards) in pending
             # An announcement, or a compound declaration, may lean on a card that was new
             # when this turn began.
@@ -328,8 +329,8 @@ class OrdinaryDeclarations:
         state.turn.declared.extend(cards)
         state.turn.scored += 1
         if combo.fixes_trumps:
-            state.trump = state.deck.card_suit[cards[0]]
-        pending = state.pending[player]
+            state.name_trumps(state.deck.card_suit[cards[0]])
+        pending = hand_state(state).pending[player]
         if (combo.name, cards) in pending:
             pending.remove((combo.name, cards))
         texts = state.deck.card_texts

@@ -4,7 +4,7 @@ S0 and S2: a seven turned up scores for the dealer; the trick's winner holding
 a seven of trumps may exchange it for the turn-up or show it, each seven once a
 hand.  A12's reading (``seven_of_trumps.scoring: on_play``): it scores for
 whoever plays it while the stock lasts.  What has scored this hand is kept in
-the plugin's per-hand state (:func:`sevens_scored`).
+the plugin's state of the hand (:func:`~bezique.plugins.ordinary.hand.sevens_scored`).
 """
 
 from __future__ import annotations
@@ -13,24 +13,16 @@ from typing import TYPE_CHECKING
 
 from bezique.actions import Action, ScoreEvent
 from bezique.plugins.ordinary.combinations import Tables
+from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, sevens_scored
 from bezique.plugins.ordinary.quicktests import quick_tests
 
 if TYPE_CHECKING:
     from bezique.game import GameState
 
-SEVENS_KEY = "sevens_scored"
-"""Where the sevens of trumps scored this hand are kept in ``state.extra``."""
-
-
-def sevens_scored(state: GameState) -> list[int]:
-    """The sevens of trumps that have scored this hand (a live list: the plugin's own)."""
-    scored: list[int] = state.extra[SEVENS_KEY]
-    return scored
-
 
 def turned_up(state: GameState, t: Tables) -> list[ScoreEvent]:
-    """Start the hand's list of sevens scored; a seven turned up scores for the dealer."""
-    state.extra[SEVENS_KEY] = []
+    """Start the hand's state (nothing scored); a seven turned up scores for the dealer."""
+    state.set_plugin_state(HAND_KEY, OrdinaryHand.dealt(state.players))
     if state.turn_up < 0 or state.deck.card_rank[state.turn_up] != t.seven_rank:
         return []
     sevens_scored(state).append(state.turn_up)
@@ -88,9 +80,9 @@ def seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> s
 def exchange(state: GameState, t: Tables, player: int, seven: int) -> None:
     """Exchange ``seven`` for the turn-up; the card taken may not be declared this turn (A13)."""
     state.take(player, seven)
-    state.give(player, state.turn_up)
-    state.turn.blocked.append(state.turn_up)
-    state.turn_up = seven
+    taken = state.swap_turn_up(seven)
+    state.give(player, taken)
+    state.turn.blocked.append(taken)
     sevens_scored(state).append(seven)
     points = t.seven["exchange_points"]
     state.score([ScoreEvent(player, points, "seven_of_trumps.exchange_points", "exchanged")])

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from bezique.actions import ScoreEvent
 from bezique.hookspecs import hookimpl
 from bezique.plugins.ordinary.combinations import KEY, Tables, tables
+from bezique.plugins.ordinary.hand import hand_state
 from bezique.plugins.ordinary.sevens import sevens_played, turned_up
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
         if t.last_trick_exhausts
         else not any(state.hands)
     ):
-        state.last_trick_winner = winner
+        state.mark_last_trick(winner)
         events.append(ScoreEvent(winner, t.last_trick_points, "last_trick"))
     return events
 
@@ -188,7 +189,7 @@ def bezique_stock_exhausted(state: GameState) -> bool:
         for card in hand:
             if state.on_table[card]:
                 state.set_card(card, False, state.levels[card])
-    state.pending = [[] for _ in range(state.players)]
+    hand_state(state).pending = [[] for _ in range(state.players)]
     return True
 
 
