@@ -31,6 +31,9 @@ MOVED_INTO_EXTRA = ("pending",)
 """Keys of saved states written before plugins kept typed states (see
 :class:`bezique.state.PluginState`), now written inside ``extra`` by the plugin that
 keeps them (the ordinary plugin's announced combinations): :func:`upgraded` moves them."""
+TURN_BLOCKED = "blocked"
+"""Where the ordinary plugin's state of a turn writes the cards taken for the seven: the
+third item of ``turn`` before plugins kept typed states (:func:`upgraded` moves it)."""
 STATE = "saved game state"
 """How messages name a saved state."""
 MAX_HISTORY = 100_000
@@ -38,21 +41,28 @@ MAX_HISTORY = 100_000
 
 
 def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
-    """Return ``data`` in the present layout: the keys of :data:`MOVED_INTO_EXTRA` in ``extra``.
+    """Return ``data`` in the present layout, from that of states saved before typed states.
 
-    A copy; ``data`` itself when none of them is there (or it is no mapping).
+    The keys of :data:`MOVED_INTO_EXTRA` go into ``extra``; ``turn``, once
+    ``[declared, scored, blocked, first_declared]``, becomes ``[declared, scored,
+    first_declared, {"blocked": blocked}]`` (``{}`` when nothing was blocked).  A copy;
+    ``data`` itself when it is in the present layout (or not a mapping: the checks say
+    what is wrong).
     """
-    if not isinstance(data, Mapping) or not any(key in data for key in MOVED_INTO_EXTRA):
+    if not isinstance(data, Mapping):
         return data
     moved = dict(data)
     extra = moved.get("extra")
-    if not isinstance(extra, Mapping):
-        return data  # the key checks say what is wrong
-    extra = dict(extra)
-    for key in MOVED_INTO_EXTRA:
-        if key in moved and key not in extra:
-            extra[key] = moved.pop(key)
-    moved["extra"] = extra
+    if isinstance(extra, Mapping) and any(key in moved for key in MOVED_INTO_EXTRA):
+        extra = dict(extra)
+        for key in MOVED_INTO_EXTRA:
+            if key in moved and key not in extra:
+                extra[key] = moved.pop(key)
+        moved["extra"] = extra
+    turn = moved.get("turn")
+    if isinstance(turn, list) and len(turn) == 4 and isinstance(turn[3], list):
+        declared, scored, blocked, first = turn
+        moved["turn"] = [declared, scored, first, {TURN_BLOCKED: blocked} if blocked else {}]
     return moved
 
 

@@ -42,7 +42,7 @@ STATE_FORMAT_V1 = "bezique-state/1"
 class TurnState:
     """What the trick's winner has done so far in the current turn."""
 
-    __slots__ = ("blocked", "declared", "first_declared", "scored")
+    __slots__ = ("declared", "first_declared", "plugins", "scored")
 
     def __init__(self) -> None:
         """Start an empty turn."""
@@ -52,16 +52,12 @@ class TurnState:
         """Cards declared in this turn that had never been declared before it."""
         self.scored = 0
         """How many combinations were scored in this turn."""
-        self.blocked: list[int] = []
-        """Cards that may not be declared this turn (taken by exchanging the seven)."""
+        self.plugins: dict[str, PluginState] = {}
+        """What plugins keep for this turn only (see :meth:`StateData.set_turn_state`)."""
 
     def declared_set(self) -> frozenset[int]:
         """The cards declared in this turn, as a set."""
         return frozenset(self.declared)
-
-    def blocked_set(self) -> frozenset[int]:
-        """The cards that may not be declared this turn, as a set."""
-        return frozenset(self.blocked)
 
 
 NO_TURN = TurnState()
@@ -132,7 +128,7 @@ def _copy_turn(turn: TurnState) -> TurnState:
     copy.declared = list(turn.declared)
     copy.first_declared = list(turn.first_declared)
     copy.scored = turn.scored
-    copy.blocked = list(turn.blocked)
+    copy.plugins = {key: value.copy() for key, value in turn.plugins.items()}
     return copy
 
 
@@ -152,7 +148,10 @@ def _write_history(history: list[Action]) -> list[list[Any]]:
 
 
 def _write_turn(turn: TurnState) -> list[Any]:
-    return [list(turn.declared), turn.scored, list(turn.blocked), list(turn.first_declared)]
+    kept: dict[str, Any] = {}
+    for value in turn.plugins.values():
+        kept.update(value.to_json())
+    return [list(turn.declared), turn.scored, list(turn.first_declared), kept]
 
 
 INPUT = "input"
@@ -260,7 +259,8 @@ class StateData:
     :meth:`take` and :meth:`set_card`; :meth:`name_trumps`, :meth:`swap_turn_up`,
     :meth:`take_won`, :meth:`give_won`, :meth:`mark_last_trick`; scores through
     ``GameState.score``; and their own typed state through :meth:`set_plugin_state`
-    and :meth:`plugin_state` (:class:`PluginState`).
+    and :meth:`plugin_state` (for the hand), :meth:`set_turn_state` and
+    :meth:`turn_state` (for one turn) (:class:`PluginState`).
     """
 
     state_format = STATE_FORMAT
@@ -373,6 +373,27 @@ class StateData:
     def set_plugin_state(self, key: str, value: PluginState) -> None:
         """Keep ``value`` as the plugin state under ``key`` (a plugin's own name, say)."""
         self.extra[key] = value
+        self._legal = None
+
+    def turn_state(self, key: str, kind: type[_T]) -> _T | None:
+        """Return the :class:`PluginState` a plugin keeps under ``key`` for this turn, if any.
+
+        Raise :class:`TypeError` if what is kept there is of another type than ``kind``.
+        """
+        found = self.turn.plugins.get(key)
+        if found is not None and not isinstance(found, kind):
+            raise TypeError(f"state.turn.plugins[{key!r}] holds a {type(found).__name__}")
+        return found
+
+    def set_turn_state(self, key: str, value: PluginState) -> None:
+        """Keep ``value`` under ``key`` for the turn under way only (a new turn starts empty).
+
+        It is saved in the state's ``turn`` (:meth:`PluginState.to_json`'s keys).  Raise
+        :class:`ValueError` between turns.
+        """
+        if self.turn is NO_TURN:
+            raise ValueError("no turn is under way: there is no turn to keep a state for")
+        self.turn.plugins[key] = value
         self._legal = None
 
     def drop_plugin_state(self, key: str) -> None:

@@ -25,7 +25,7 @@ from bezique.cli import main
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.plugins.grand import record
-from bezique.plugins.ordinary import Combination, forms_combination, tables
+from bezique.plugins.ordinary import Combination, blocked, forms_combination, tables
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
 from bezique.variant import load_variant
@@ -506,13 +506,13 @@ def oracle(state: GameState, made: list[tuple[str, tuple[int, ...]]]) -> set[str
     hand = state.hands[seat]
     declared = {c for _, cards in made for c in cards}
     fresh_now = set(state.turn.first_declared)
-    blocked = set(state.turn.blocked)
+    barred = set(blocked(state))
     found: set[str] = set()
     for name, row in rows.items():
         size = len(row["ranks"]) if "ranks" in row else row.get("count") or 2 * row["beziques"]
         for cards in itertools.combinations(sorted(hand), size):
             combo = tables_combo(state, name)
-            if not forms_combination(state, combo, cards) or blocked & set(cards):
+            if not forms_combination(state, combo, cards) or barred & set(cards):
                 continue
             if set(cards) <= declared and not fresh_now & set(cards):
                 continue

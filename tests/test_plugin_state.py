@@ -2,8 +2,9 @@
 
 The ordinary plugin keeps the sevens scored (``OrdinaryHand``), Grand its record of
 declarations (``GrandRecord``), Polish the open rows (``PolishHand``), multihand S0's
-duels; the kernel's one table of fields copies them in ``clone`` and writes them in
-``to_json`` (the layout of the saved states written before typed states).
+duels, and for one turn the card taken for the seven (``ExchangeBlock``); the kernel's
+one table of fields copies them in ``clone`` and writes them in ``to_json`` (saved states
+of the layout before typed states are mapped to the present one).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import pytest
 
 from bezique.game import from_json, new_game
 from bezique.plugins.grand import GrandRecord, record
-from bezique.plugins.ordinary import OrdinaryHand, announced, sevens_scored
+from bezique.plugins.ordinary import OrdinaryHand, announced, blocked, sevens_scored
 from bezique.plugins.polish import PolishHand, hand
 from bezique.state import PluginState
-from bezique.testing import scenario
+from bezique.testing import play_out, scenario
 
 
 def played(variant: str, seed: int, actions: int) -> Any:
@@ -137,3 +138,40 @@ def test_a_third_party_state_is_copied_written_and_dropped() -> None:
     assert copy.to_json()["extra"]["counter"] == 4
     game.drop_plugin_state("counter")
     assert "counter" not in game.to_json()["extra"]
+
+
+def test_the_card_taken_for_the_seven_is_kept_for_that_turn_only() -> None:
+    # A13: the turn-up taken in exchange for the seven is not declared in the same turn.
+    game = scenario(
+        "ordinary",
+        hands=[
+            ["7H", "QH", "AS", "AD", "8C", "9C", "8D", "9D"],
+            ["7C", "7D", "8S", "9S", "7S", "JC", "JS", "TC"],
+        ],
+        turn_up="KH",
+        dealer=1,
+    )
+    play_out(game, ["play AS", "play 7S", "exchange 7H"])
+    king = game.hands[0][-1]
+    assert blocked(game) == [king]
+    assert [game.action_text(a) for a in game.legal_actions()] == ["draw"]
+    assert game.to_json()["turn"] == [[], 0, [], {"blocked": [king]}]
+    assert game.clone() == game
+    # Saved before typed states: 'pending' at the top, the block third in 'turn'.
+    old = game.to_json()
+    old["pending"] = old["extra"].pop("pending")
+    old["turn"] = [[], 0, [king], []]
+    assert from_json(old) == game
+    play_out(game, ["draw", "play AD", "play 7D"])
+    assert blocked(game) == []
+    assert game.to_json()["turn"] == [[], 0, [], {}]
+    assert [game.action_text(a) for a in game.legal_actions()] == [
+        "declare royal_marriage KH QH",
+        "draw",
+    ]
+
+
+def test_a_turn_state_needs_a_turn() -> None:
+    game = new_game("ordinary", seed=1)
+    with pytest.raises(ValueError, match="no turn is under way"):
+        game.set_turn_state("counter", Counter(1))

@@ -343,13 +343,16 @@ def test_the_saved_states_are_there() -> None:
 
 @pytest.mark.parametrize("path", SAVED_BY_0_1_0, ids=lambda p: p.stem)
 def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path) -> None:
-    # The same but for the announced combinations, a key of the state before the ordinary
-    # plugin kept them in its typed state: now inside "extra" (bezique.saved.upgraded).
+    # The same but for what the ordinary plugin keeps in its typed states now: the announced
+    # combinations inside "extra", the cards taken for the seven inside "turn" (the saved
+    # layout before that is mapped by bezique.saved.upgraded).
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
     state = from_json(data)
     moved = dict(data)
     moved["extra"] = {**data["extra"], "pending": moved.pop("pending")}
+    declared, scored, barred, first = data["turn"]
+    moved["turn"] = [declared, scored, first, {"blocked": barred} if barred else {}]
     assert json.dumps(state.to_json(), sort_keys=True) == json.dumps(moved, sort_keys=True)
     assert state.clone() == state
     assert state.clone().to_json() == state.to_json()

@@ -37,7 +37,13 @@ from bezique.plugins.ordinary.forms import (
     copy_groups,
     forms_combination,
 )
-from bezique.plugins.ordinary.hand import OrdinaryHand, announced, sevens_scored
+from bezique.plugins.ordinary.hand import (
+    ExchangeBlock,
+    OrdinaryHand,
+    announced,
+    blocked,
+    sevens_scored,
+)
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import (
     bezique_deal_scores,
@@ -55,6 +61,7 @@ from bezique.plugins.ordinary.tricks import bezique_trick_winner as bezique_tric
 
 __all__ = [
     "Combination",
+    "ExchangeBlock",
     "Form",
     "OrdinaryDeclarations",
     "OrdinaryHand",
@@ -62,6 +69,7 @@ __all__ = [
     "announced",
     "bezique_deal_scores",
     "bezique_trick_scores",
+    "blocked",
     "choose_copies",
     "combination_forms",
     "copy_groups",
@@ -75,7 +83,7 @@ __all__ = [
 """What other plugins may use: the declaring role to subclass, the compiled tables and
 their combinations, the forms of a combination in a player's cards, the quick tests, the
 plugin's state of the hand (:class:`OrdinaryHand`: the sevens scored, the combinations
-announced), the end-game
+announced) and of a turn (:class:`ExchangeBlock`: the card taken for the seven), the end-game
 duties, and the deal's and a trick's scores (for a plugin that answers those hooks
 itself and adds to the ordinary answer)."""
 

@@ -30,7 +30,7 @@ from bezique.plugins.ordinary.forms import (
     forms_combination,
     forms_of_single_copies,
 )
-from bezique.plugins.ordinary.hand import hand_state
+from bezique.plugins.ordinary.hand import blocked, hand_state
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import play_refusal
 
@@ -166,14 +166,15 @@ class OrdinaryDeclarations:
     def refuses_nothing(self, state: GameState, player: int) -> bool:
         """Whether :meth:`form_refusal` cannot refuse any declaration of ``player`` now.
 
-        Nothing declared this turn and none of his cards ever declared: no rule of the
-        ordinary game can refuse a form, so the checks are skipped.  A class that
+        Nothing declared this turn, no card taken for the seven (nothing kept for the
+        turn) and none of his cards ever declared: no rule of the ordinary game can
+        refuse a form, so the checks are skipped.  A class that
         overrides :meth:`form_refusal` or :meth:`class_levels` vouches for its rules by
         overriding this too (returning ``super()``'s answer where it refuses no more,
         False where it may); until it does, its forms are always checked.
         """
         turn = state.turn
-        return not (turn.scored or turn.blocked or state.declared_bits & state.held[player])
+        return not (turn.scored or turn.plugins or state.declared_bits & state.held[player])
 
     def candidates(self, state: GameState, player: int, combos: list[Combination]) -> list[Form]:
         """The forms of ``combos`` in the player's cards, legal or not, and announced ones."""
@@ -217,7 +218,7 @@ class OrdinaryDeclarations:
         """
         t = self.tables
         turn = state.turn
-        if turn.blocked and not turn.blocked_set().isdisjoint(cards):
+        if turn.plugins and not frozenset(blocked(state)).isdisjoint(cards):
             return (
                 "a card just taken in exchange for the seven of trumps may not be declared in "
                 "the same turn (A13)"

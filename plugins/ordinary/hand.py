@@ -1,8 +1,9 @@
-"""What the ordinary plugin keeps for the hand being played: its typed plugin state.
+"""What the ordinary plugin keeps for the hand being played, and for a turn: typed states.
 
 :class:`OrdinaryHand` is kept in the game state (``state.plugin_state("ordinary",
 OrdinaryHand)``), made at each deal; the kernel copies it with the state and saves
-it in the saved state's ``extra`` (:meth:`OrdinaryHand.to_json`).
+it in the saved state's ``extra`` (:meth:`OrdinaryHand.to_json`).  An
+:class:`ExchangeBlock` is kept for one turn (``state.set_turn_state``), saved in ``turn``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,37 @@ class OrdinaryHand(PluginState):
         """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``)."""
         pending = [[[name, list(cards)] for name, cards in seat] for seat in self.pending]
         return {"sevens_scored": list(self.sevens_scored), "pending": pending}
+
+
+@dataclass(slots=True)
+class ExchangeBlock(PluginState):
+    """For the turn under way: the cards taken in exchange for the seven of trumps (A13)."""
+
+    cards: list[int]
+    """They may not be declared in the turn they were taken in."""
+
+    def copy(self) -> ExchangeBlock:
+        """An independent copy."""
+        return ExchangeBlock(list(self.cards))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"blocked": [card, ...]}`` in the saved state's ``turn``."""
+        return {"blocked": list(self.cards)}
+
+
+def blocked(state: GameState) -> list[int]:
+    """The cards the player to act took in exchange for the seven this turn (none: ``[]``)."""
+    block = state.turn.plugins.get(HAND_KEY)
+    return block.cards if isinstance(block, ExchangeBlock) else []
+
+
+def block(state: GameState, card: int) -> None:
+    """Bar ``card``, just taken in exchange for the seven, from declarations this turn."""
+    found = state.turn_state(HAND_KEY, ExchangeBlock)
+    if found is None:
+        state.set_turn_state(HAND_KEY, ExchangeBlock([card]))
+    else:
+        found.cards.append(card)
 
 
 def hand_state(state: GameState) -> OrdinaryHand:
