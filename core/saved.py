@@ -31,9 +31,9 @@ MOVED_INTO_EXTRA = ("pending",)
 """Keys of saved states written before plugins kept typed states (see
 :class:`bezique.state.PluginState`), now written inside ``extra`` by the plugin that
 keeps them (the ordinary plugin's announced combinations): :func:`upgraded` moves them."""
-TURN_BLOCKED = "blocked"
-"""Where the ordinary plugin's state of a turn writes the cards taken for the seven: the
-third item of ``turn`` before plugins kept typed states (:func:`upgraded` moves it)."""
+OLD_TURN = ("declared", "scored", "blocked", "first_declared")
+"""The items of ``turn`` before plugins kept typed states, a list; now the keys under which
+the ordinary plugin's state of the turn writes them in the ``turn`` mapping."""
 STATE = "saved game state"
 """How messages name a saved state."""
 MAX_HISTORY = 100_000
@@ -43,11 +43,10 @@ MAX_HISTORY = 100_000
 def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
     """Return ``data`` in the present layout, from that of states saved before typed states.
 
-    The keys of :data:`MOVED_INTO_EXTRA` go into ``extra``; ``turn``, once
-    ``[declared, scored, blocked, first_declared]``, becomes ``[declared, scored,
-    first_declared, {"blocked": blocked}]`` (``{}`` when nothing was blocked).  A copy;
-    ``data`` itself when it is in the present layout (or not a mapping: the checks say
-    what is wrong).
+    The keys of :data:`MOVED_INTO_EXTRA` go into ``extra``; ``turn``, once the list of
+    :data:`OLD_TURN`, becomes the mapping of them (``{}`` for a turn in which nothing was
+    done).  A copy; ``data`` itself when it is in the present layout (or not a mapping:
+    the checks say what is wrong).
     """
     if not isinstance(data, Mapping):
         return data
@@ -60,9 +59,8 @@ def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
                 extra[key] = moved.pop(key)
         moved["extra"] = extra
     turn = moved.get("turn")
-    if isinstance(turn, list) and len(turn) == 4 and isinstance(turn[3], list):
-        declared, scored, blocked, first = turn
-        moved["turn"] = [declared, scored, first, {TURN_BLOCKED: blocked} if blocked else {}]
+    if isinstance(turn, list) and len(turn) == len(OLD_TURN):
+        moved["turn"] = dict(zip(OLD_TURN, turn, strict=True)) if any(turn) else {}
     return moved
 
 

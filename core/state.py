@@ -40,24 +40,18 @@ STATE_FORMAT_V1 = "bezique-state/1"
 
 
 class TurnState:
-    """What the trick's winner has done so far in the current turn."""
+    """The turn under way: what plugins keep for it (see :meth:`StateData.set_turn_state`).
 
-    __slots__ = ("declared", "first_declared", "plugins", "scored")
+    The kernel makes a new one when a turn opens and sets :data:`NO_TURN` between turns,
+    so whatever a plugin keeps here lasts exactly one turn.
+    """
+
+    __slots__ = ("plugins",)
 
     def __init__(self) -> None:
         """Start an empty turn."""
-        self.declared: list[int] = []
-        """Cards declared (scored) in this turn."""
-        self.first_declared: list[int] = []
-        """Cards declared in this turn that had never been declared before it."""
-        self.scored = 0
-        """How many combinations were scored in this turn."""
         self.plugins: dict[str, PluginState] = {}
-        """What plugins keep for this turn only (see :meth:`StateData.set_turn_state`)."""
-
-    def declared_set(self) -> frozenset[int]:
-        """The cards declared in this turn, as a set."""
-        return frozenset(self.declared)
+        """What plugins keep for this turn only, by key."""
 
 
 NO_TURN = TurnState()
@@ -124,10 +118,9 @@ def _forget(value: object) -> None:
 
 
 def _copy_turn(turn: TurnState) -> TurnState:
+    if turn is NO_TURN:
+        return turn
     copy = TurnState()
-    copy.declared = list(turn.declared)
-    copy.first_declared = list(turn.first_declared)
-    copy.scored = turn.scored
     copy.plugins = {key: value.copy() for key, value in turn.plugins.items()}
     return copy
 
@@ -147,11 +140,11 @@ def _write_history(history: list[Action]) -> list[list[Any]]:
     return [[int(a.kind), list(a.cards), a.combo] for a in history]
 
 
-def _write_turn(turn: TurnState) -> list[Any]:
+def _write_turn(turn: TurnState) -> dict[str, Any]:
     kept: dict[str, Any] = {}
     for value in turn.plugins.values():
         kept.update(value.to_json())
-    return [list(turn.declared), turn.scored, list(turn.first_declared), kept]
+    return kept
 
 
 INPUT = "input"
@@ -388,7 +381,7 @@ class StateData:
     def set_turn_state(self, key: str, value: PluginState) -> None:
         """Keep ``value`` under ``key`` for the turn under way only (a new turn starts empty).
 
-        It is saved in the state's ``turn`` (:meth:`PluginState.to_json`'s keys).  Raise
+        It is saved in the state's ``turn`` mapping (:meth:`PluginState.to_json`'s keys).  Raise
         :class:`ValueError` between turns.
         """
         if self.turn is NO_TURN:

@@ -49,6 +49,7 @@ from bezique.plugins.ordinary import (
     Tables,
     announced,
     tables,
+    this_turn,
 )
 from bezique.state import PluginState
 
@@ -254,7 +255,7 @@ class GrandDeclarations(OrdinaryDeclarations):
         if pending and (combo.name, cards) in pending:
             return None  # an announced combination scores without a new card (per_trick: one)
         renewed = kind == Kind.ANNOUNCE or t.compound
-        if renewed and not set(state.turn.first_declared).isdisjoint(cards):
+        if renewed and not set(this_turn(state).first_declared).isdisjoint(cards):
             return None  # a card new when this turn began still counts as new in it
         return (
             "every declaration, a combination declared again included, needs at least one card "

@@ -38,6 +38,7 @@ from bezique.plugins.ordinary import (
     choose_copies,
     copy_groups,
     forms_combination,
+    this_turn,
 )
 
 __all__ = ["PartnershipDeclarations"]
@@ -97,7 +98,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
         if rules is None or not rules["shared_beziques"] or not state.stock_left():
             return []
         t = self.tables
-        if t.one_per_trick and state.turn.scored:
+        if t.one_per_trick and this_turn(state).scored:
             return []
         combos = [c for c in t.combinations(state) if c.pairs >= 2 and c.faces]
         lent = _lendable(state, player, combos)

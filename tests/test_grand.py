@@ -25,7 +25,7 @@ from bezique.cli import main
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.plugins.grand import record
-from bezique.plugins.ordinary import Combination, blocked, forms_combination, tables
+from bezique.plugins.ordinary import Combination, blocked, forms_combination, tables, this_turn
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
 from bezique.variant import load_variant
@@ -505,7 +505,7 @@ def oracle(state: GameState, made: list[tuple[str, tuple[int, ...]]]) -> set[str
     rows = state.rules.data["declarations"]["combinations"]
     hand = state.hands[seat]
     declared = {c for _, cards in made for c in cards}
-    fresh_now = set(state.turn.first_declared)
+    fresh_now = set(this_turn(state).first_declared)
     barred = set(blocked(state))
     found: set[str] = set()
     for name, row in rows.items():

@@ -155,16 +155,21 @@ def test_the_card_taken_for_the_seven_is_kept_for_that_turn_only() -> None:
     king = game.hands[0][-1]
     assert blocked(game) == [king]
     assert [game.action_text(a) for a in game.legal_actions()] == ["draw"]
-    assert game.to_json()["turn"] == [[], 0, [], {"blocked": [king]}]
+    assert game.to_json()["turn"] == {
+        "declared": [],
+        "scored": 0,
+        "first_declared": [],
+        "blocked": [king],
+    }
     assert game.clone() == game
     # Saved before typed states: 'pending' at the top, the block third in 'turn'.
     old = game.to_json()
     old["pending"] = old["extra"].pop("pending")
-    old["turn"] = [[], 0, [king], []]
+    old["turn"] = [[], 0, [king], []]  # declared, scored, blocked, first declared
     assert from_json(old) == game
     play_out(game, ["draw", "play AD", "play 7D"])
     assert blocked(game) == []
-    assert game.to_json()["turn"] == [[], 0, [], {}]
+    assert game.to_json()["turn"] == {}
     assert [game.action_text(a) for a in game.legal_actions()] == [
         "declare royal_marriage KH QH",
         "draw",

@@ -351,8 +351,8 @@ def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path
     state = from_json(data)
     moved = dict(data)
     moved["extra"] = {**data["extra"], "pending": moved.pop("pending")}
-    declared, scored, barred, first = data["turn"]
-    moved["turn"] = [declared, scored, first, {"blocked": barred} if barred else {}]
+    old_turn = ("declared", "scored", "blocked", "first_declared")
+    moved["turn"] = dict(zip(old_turn, data["turn"], strict=True)) if any(data["turn"]) else {}
     assert json.dumps(state.to_json(), sort_keys=True) == json.dumps(moved, sort_keys=True)
     assert state.clone() == state
     assert state.clone().to_json() == state.to_json()

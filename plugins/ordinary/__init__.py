@@ -38,11 +38,12 @@ from bezique.plugins.ordinary.forms import (
     forms_combination,
 )
 from bezique.plugins.ordinary.hand import (
-    ExchangeBlock,
     OrdinaryHand,
+    OrdinaryTurn,
     announced,
     blocked,
     sevens_scored,
+    this_turn,
 )
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import (
@@ -61,10 +62,10 @@ from bezique.plugins.ordinary.tricks import bezique_trick_winner as bezique_tric
 
 __all__ = [
     "Combination",
-    "ExchangeBlock",
     "Form",
     "OrdinaryDeclarations",
     "OrdinaryHand",
+    "OrdinaryTurn",
     "Tables",
     "announced",
     "bezique_deal_scores",
@@ -79,11 +80,13 @@ __all__ = [
     "sevens_scored",
     "tables",
     "tables_of",
+    "this_turn",
 ]
 """What other plugins may use: the declaring role to subclass, the compiled tables and
 their combinations, the forms of a combination in a player's cards, the quick tests, the
 plugin's state of the hand (:class:`OrdinaryHand`: the sevens scored, the combinations
-announced) and of a turn (:class:`ExchangeBlock`: the card taken for the seven), the end-game
+announced) and of a turn (:class:`OrdinaryTurn`: what the winner declared, the card taken for the
+seven; :func:`this_turn`), the end-game
 duties, and the deal's and a trick's scores (for a plugin that answers those hooks
 itself and adds to the ordinary answer)."""
 

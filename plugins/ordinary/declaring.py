@@ -30,7 +30,7 @@ from bezique.plugins.ordinary.forms import (
     forms_combination,
     forms_of_single_copies,
 )
-from bezique.plugins.ordinary.hand import blocked, hand_state
+from bezique.plugins.ordinary.hand import changing_turn, hand_state, this_turn
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import play_refusal
 
@@ -85,14 +85,15 @@ class OrdinaryDeclarations:
         fresh_cards = held
         if t.new_card_required and not pending:
             fresh_cards = held & ~self.declared_bits(state, player)
-        first_declared = state.turn.first_declared
+        turn = this_turn(state)
+        first_declared = turn.first_declared
         if first_declared:  # new when the turn began (see form_refusal)
             fresh_cards |= sum(1 << c for c in first_declared)
         possible = tests.possible(held, fresh_cards)
         actions = self.seven_actions(state, player) if held & tests.sevens else []
         if not possible and not pending:
             return actions
-        kind = Kind.ANNOUNCE if t.one_per_trick and state.turn.scored else Kind.DECLARE
+        kind = Kind.ANNOUNCE if t.one_per_trick and turn.scored else Kind.DECLARE
         for combo, cards in self.legal_forms(state, player, kind, possible):
             actions.append(Action(kind, cards, combo.name))
         return actions
@@ -173,8 +174,7 @@ class OrdinaryDeclarations:
         overriding this too (returning ``super()``'s answer where it refuses no more,
         False where it may); until it does, its forms are always checked.
         """
-        turn = state.turn
-        return not (turn.scored or turn.plugins or state.declared_bits & state.held[player])
+        return not (state.turn.plugins or state.declared_bits & state.held[player])
 
     def candidates(self, state: GameState, player: int, combos: list[Combination]) -> list[Form]:
         """The forms of ``combos`` in the player's cards, legal or not, and announced ones."""
@@ -217,8 +217,8 @@ class OrdinaryDeclarations:
         forms this returns None for, and a refused action quotes its answer.
         """
         t = self.tables
-        turn = state.turn
-        if turn.plugins and not frozenset(blocked(state)).isdisjoint(cards):
+        turn = this_turn(state)
+        if turn.blocked and not frozenset(turn.blocked).isdisjoint(cards):
             return (
                 "a card just taken in exchange for the seven of trumps may not be declared in "
                 "the same turn (A13)"
@@ -229,7 +229,7 @@ class OrdinaryDeclarations:
                     "only one combination may be scored for each trick won (declarations."
                     "per_trick: one); 'announce' it to score it after a later trick"
                 )
-            if not t.compound and not turn.declared_set().isdisjoint(cards):
+            if not t.compound and not frozenset(turn.declared).isdisjoint(cards):
                 return (
                     "no card may serve in two combinations declared after the same trick "
                     "(declarations.per_trick: several, S0)"
@@ -286,7 +286,7 @@ class OrdinaryDeclarations:
             return (
                 f"{action.combo!r} is not a combination of this variant; its combinations: {names}"
             )
-        if action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not state.turn.scored):
+        if action.kind == Kind.ANNOUNCE and (not t.one_per_trick or not this_turn(state).scored):
             return (
                 "'announce' shows a second combination after one has been scored this turn, "
                 "and only under declarations.per_trick: one"
@@ -322,13 +322,14 @@ class OrdinaryDeclarations:
                 points -= combo.taken_off[reached]
         if new_cards is None:
             new_cards = [c for c in cards if not state.levels[c]]
-        state.turn.first_declared.extend(new_cards)
+        turn = changing_turn(state)
+        turn.first_declared.extend(new_cards)
         for card in cards:
             levels = state.levels[card]
             old = (levels >> combo.shift) & 15
             state.set_card(card, True, (levels & ~mask) | (max(old, combo.level) << combo.shift))
-        state.turn.declared.extend(cards)
-        state.turn.scored += 1
+        turn.declared.extend(cards)
+        turn.scored += 1
         if combo.fixes_trumps:
             state.name_trumps(state.deck.card_suit[cards[0]])
         pending = hand_state(state).pending[player]
@@ -391,7 +392,7 @@ def _grows_this_turn(
     state: GameState, combo: Combination, cards: tuple[int, ...], levels: list[int]
 ) -> bool:
     """Whether some of ``cards`` entered ``combo``'s class in this very turn."""
-    first = state.turn.first_declared
+    first = this_turn(state).first_declared
     return bool(first) and any(
         card in first and (card_levels >> combo.shift) & 15
         for card, card_levels in zip(cards, levels, strict=True)

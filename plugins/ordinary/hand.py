@@ -3,12 +3,12 @@
 :class:`OrdinaryHand` is kept in the game state (``state.plugin_state("ordinary",
 OrdinaryHand)``), made at each deal; the kernel copies it with the state and saves
 it in the saved state's ``extra`` (:meth:`OrdinaryHand.to_json`).  An
-:class:`ExchangeBlock` is kept for one turn (``state.set_turn_state``), saved in ``turn``.
+:class:`OrdinaryTurn` is kept for one turn (``state.set_turn_state``), saved in ``turn``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bezique.state import PluginState
@@ -49,34 +49,56 @@ class OrdinaryHand(PluginState):
 
 
 @dataclass(slots=True)
-class ExchangeBlock(PluginState):
-    """For the turn under way: the cards taken in exchange for the seven of trumps (A13)."""
+class OrdinaryTurn(PluginState):
+    """What the trick's winner has done so far in the turn under way (kept for that turn)."""
 
-    cards: list[int]
-    """They may not be declared in the turn they were taken in."""
+    declared: list[int] = field(default_factory=list)
+    """Cards declared (scored) in this turn."""
+    scored: int = 0
+    """How many combinations were scored in this turn."""
+    first_declared: list[int] = field(default_factory=list)
+    """Cards declared in this turn that had never been declared before it."""
+    blocked: list[int] = field(default_factory=list)
+    """Cards taken in exchange for the seven of trumps, not declared this turn (A13)."""
 
-    def copy(self) -> ExchangeBlock:
+    def copy(self) -> OrdinaryTurn:
         """An independent copy."""
-        return ExchangeBlock(list(self.cards))
+        return OrdinaryTurn(
+            list(self.declared), self.scored, list(self.first_declared), list(self.blocked)
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """``{"blocked": [card, ...]}`` in the saved state's ``turn``."""
-        return {"blocked": list(self.cards)}
+        """Its four fields by name, in the saved state's ``turn``."""
+        return {
+            "declared": list(self.declared),
+            "scored": self.scored,
+            "first_declared": list(self.first_declared),
+            "blocked": list(self.blocked),
+        }
+
+
+NOTHING_YET = OrdinaryTurn()
+"""What :func:`this_turn` reads when nothing has been done this turn (never changed)."""
+
+
+def this_turn(state: GameState) -> OrdinaryTurn:
+    """What has been done in the turn under way, to read (:data:`NOTHING_YET` if nothing)."""
+    found = state.turn.plugins.get(HAND_KEY)
+    return found if isinstance(found, OrdinaryTurn) else NOTHING_YET
+
+
+def changing_turn(state: GameState) -> OrdinaryTurn:
+    """What has been done in the turn under way, to add to (made at the turn's first change)."""
+    found = state.turn_state(HAND_KEY, OrdinaryTurn)
+    if found is None:
+        found = OrdinaryTurn()
+        state.set_turn_state(HAND_KEY, found)
+    return found
 
 
 def blocked(state: GameState) -> list[int]:
     """The cards the player to act took in exchange for the seven this turn (none: ``[]``)."""
-    block = state.turn.plugins.get(HAND_KEY)
-    return block.cards if isinstance(block, ExchangeBlock) else []
-
-
-def block(state: GameState, card: int) -> None:
-    """Bar ``card``, just taken in exchange for the seven, from declarations this turn."""
-    found = state.turn_state(HAND_KEY, ExchangeBlock)
-    if found is None:
-        state.set_turn_state(HAND_KEY, ExchangeBlock([card]))
-    else:
-        found.cards.append(card)
+    return this_turn(state).blocked
 
 
 def hand_state(state: GameState) -> OrdinaryHand:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bezique.actions import Action, ScoreEvent
 from bezique.plugins.ordinary.combinations import Tables
-from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, block, sevens_scored
+from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, changing_turn, sevens_scored
 from bezique.plugins.ordinary.quicktests import quick_tests
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def exchange(state: GameState, t: Tables, player: int, seven: int) -> None:
     state.take(player, seven)
     taken = state.swap_turn_up(seven)
     state.give(player, taken)
-    block(state, taken)
+    changing_turn(state).blocked.append(taken)
     sevens_scored(state).append(seven)
     points = t.seven["exchange_points"]
     state.score([ScoreEvent(player, points, "seven_of_trumps.exchange_points", "exchanged")])
