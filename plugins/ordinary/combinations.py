@@ -2,7 +2,8 @@
 
 :class:`Tables` is what the ordinary plugin reads from a variant's data, made
 once per ruleset (:func:`tables_of`) and shared by every game of it; the
-combination table is compiled per trump suit into :class:`Combination` rows.
+combination table is compiled per trump suit into :class:`Combination` rows.  The
+class rule read on a card's levels by class (:func:`class_refusal`) is here too.
 """
 
 from __future__ import annotations
@@ -245,6 +246,37 @@ def _suits_for(rule: str, suits: int, trump: int, undecided: bool) -> list[int]:
     if rule == "plain":
         return [] if undecided else [s for s in range(suits) if s != trump]
     return list(range(suits))
+
+
+def class_refusal(
+    state: GameState, combo: Combination, cards: tuple[int, ...], levels: list[int]
+) -> str | None:
+    """The class rule: a declared card joins only a higher combination of its class (S0).
+
+    ``levels`` are the cards' class levels as the rules read them
+    (:meth:`~bezique.plugins.ordinary.OrdinaryDeclarations.class_levels`).
+    """
+    if not any(levels):
+        return None
+    shift, level = combo.shift, combo.level
+    for card, card_levels in zip(cards, levels, strict=True):
+        if (card_levels >> shift) & 15 >= level:
+            return (
+                f"{state.deck.card_text(card)} was already declared in a combination of the "
+                "same class and at least as high: a declared card may join only a higher "
+                "combination of its class, or one of another class (S0)"
+            )
+    return None
+
+
+def grows_this_turn(
+    first: list[int], combo: Combination, cards: tuple[int, ...], levels: list[int]
+) -> bool:
+    """Whether some of ``cards``, first declared this turn (``first``), are in ``combo``'s class."""
+    return bool(first) and any(
+        card in first and (card_levels >> combo.shift) & 15
+        for card, card_levels in zip(cards, levels, strict=True)
+    )
 
 
 def tables(state: GameState) -> Tables:

@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, ClassVar
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.ordinary import sevens
-from bezique.plugins.ordinary.combinations import Combination, Tables, tables_of
+from bezique.plugins.ordinary.combinations import (
+    Combination,
+    Tables,
+    class_refusal,
+    grows_this_turn,
+    tables_of,
+)
 from bezique.plugins.ordinary.forms import (
     Form,
     combination_forms,
@@ -30,7 +36,14 @@ from bezique.plugins.ordinary.forms import (
     forms_combination,
     forms_of_single_copies,
 )
-from bezique.plugins.ordinary.hand import changing_turn, hand_state, this_turn
+from bezique.plugins.ordinary.hand import (
+    HAND_KEY,
+    NOTHING_YET,
+    Announced,
+    changing_turn,
+    hand_state,
+    this_turn,
+)
 from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import play_refusal
 
@@ -79,13 +92,13 @@ class OrdinaryDeclarations:
         t = self.tables
         tests = t.tests_by_trump.get(state.trump) or quick_tests(t, state.trump)
         held = state.held[player]
-        pending = hand_state(state).pending[player]
+        pending: Announced = state.extra[HAND_KEY].pending[player]  # hand_state(), inlined
         # Cards never declared; any card counts when the rules need no new card, or may
         # score an announced combination.
         fresh_cards = held
         if t.new_card_required and not pending:
             fresh_cards = held & ~self.declared_bits(state, player)
-        turn = this_turn(state)
+        turn = this_turn(state) if state.turn.plugins else NOTHING_YET
         first_declared = turn.first_declared
         if first_declared:  # new when the turn began (see form_refusal)
             fresh_cards |= sum(1 << c for c in first_declared)
@@ -236,7 +249,7 @@ class OrdinaryDeclarations:
                 )
         levels = self.class_levels(state, player, combo, cards)
         grows = t.compound and not combo.grows_in_one_trick
-        if grows and _grows_this_turn(state, combo, cards, levels):
+        if grows and grows_this_turn(turn.first_declared, combo, cards, levels):
             return (
                 f"{combo.name} may not be completed from cards declared after this same trick "
                 "in a lower combination of its class: declared together they score only once "
@@ -365,35 +378,3 @@ def _vouched(role: type[OrdinaryDeclarations]) -> bool:
         if ("form_refusal" in rules or "class_levels" in rules) and "refuses_nothing" not in rules:
             return False
     return True
-
-
-def class_refusal(
-    state: GameState, combo: Combination, cards: tuple[int, ...], levels: list[int]
-) -> str | None:
-    """The class rule: a declared card joins only a higher combination of its class (S0).
-
-    ``levels`` are the cards' class levels as the rules read them
-    (:meth:`OrdinaryDeclarations.class_levels`).
-    """
-    if not any(levels):
-        return None
-    shift, level = combo.shift, combo.level
-    for card, card_levels in zip(cards, levels, strict=True):
-        if (card_levels >> shift) & 15 >= level:
-            return (
-                f"{state.deck.card_text(card)} was already declared in a combination of the "
-                "same class and at least as high: a declared card may join only a higher "
-                "combination of its class, or one of another class (S0)"
-            )
-    return None
-
-
-def _grows_this_turn(
-    state: GameState, combo: Combination, cards: tuple[int, ...], levels: list[int]
-) -> bool:
-    """Whether some of ``cards`` entered ``combo``'s class in this very turn."""
-    first = this_turn(state).first_declared
-    return bool(first) and any(
-        card in first and (card_levels >> combo.shift) & 15
-        for card, card_levels in zip(cards, levels, strict=True)
-    )
