@@ -5,8 +5,8 @@ the phase machine): every attribute, the methods plugins change cards and the
 table through, and :data:`FIELDS`, the one table of fields that drives
 :meth:`~StateData.clone`, :meth:`~StateData.to_json`, the key checks of
 :func:`bezique.game.from_json` and equality.  Below it are the value types of a
-turn (:class:`TurnState`, :data:`NO_TURN`), the phases, and :class:`PluginState`, the base
-of what a plugin keeps for a hand.
+turn and of what plugins keep (:class:`TurnState`, :data:`NO_TURN`, :class:`PluginState`,
+from :mod:`bezique.pluginstate`) and the phases.
 """
 
 from __future__ import annotations
@@ -18,6 +18,30 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from bezique import __version__
 from bezique.actions import Action, ScoreEvent
 from bezique.pinned import variant_digest
+from bezique.pluginstate import (
+    NO_TURN,
+    PluginState,
+    PluginStates,
+    TurnState,
+    copy_extra,
+    copy_turn,
+    json_copy,
+    write_extra,
+    write_turn,
+)
+
+__all__ = [
+    "GAME_OVER",
+    "NO_TURN",
+    "PLAY",
+    "STATE_FORMAT",
+    "STATE_FORMAT_V1",
+    "TURN",
+    "PluginState",
+    "StateData",
+    "TurnState",
+    "json_copy",
+]
 
 if TYPE_CHECKING:
     from bezique.cards import Deck
@@ -30,83 +54,10 @@ TURN = "turn"
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
 
-_P = TypeVar("_P", bound="PluginState")
-_T = TypeVar("_T")
-
 STATE_FORMAT = "bezique-state/2"
 """The format :meth:`StateData.to_json` writes: the rules carried and pinned by digest."""
 STATE_FORMAT_V1 = "bezique-state/1"
 """The older format, without the rules (read with a DeprecationWarning)."""
-
-
-class TurnState:
-    """The turn under way: what plugins keep for it (see :meth:`StateData.set_turn_state`).
-
-    The kernel makes a new one when a turn opens and sets :data:`NO_TURN` between turns,
-    so whatever a plugin keeps here lasts exactly one turn.
-    """
-
-    __slots__ = ("plugins",)
-
-    def __init__(self) -> None:
-        """Start an empty turn."""
-        self.plugins: dict[str, PluginState] = {}
-        """What plugins keep for this turn only, by key."""
-
-
-NO_TURN = TurnState()
-"""The (never changed) turn state between turns."""
-
-
-class PluginState:
-    """Base of the typed state a plugin keeps for a hand, kept in ``state.extra``.
-
-    A plugin subclasses it (a dataclass, say) for what it keeps between actions,
-    stores an instance with :meth:`StateData.set_plugin_state` (at the deal) and reads
-    it with :meth:`StateData.plugin_state`.  The state's one table of fields copies
-    it with :meth:`copy` in :meth:`StateData.clone` and writes it with :meth:`to_json`
-    in :meth:`StateData.to_json` (so equality and the checks of a saved state read it
-    too); a saved state is rebuilt by replaying its history, so nothing reads it back.
-    """
-
-    def copy(self: _P) -> _P:
-        """Return an independent copy (for :meth:`StateData.clone`)."""
-        raise NotImplementedError
-
-    def to_json(self) -> dict[str, Any]:
-        """Return its saved form: keys of the saved state's ``extra`` mapping, JSON values."""
-        raise NotImplementedError
-
-    @property
-    def places(self) -> dict[str, list[int]]:
-        """Cards it keeps face up outside hands, tricks and stock, by place (none)."""
-        return {}
-
-
-def json_copy(value: Any) -> Any:
-    """Copy plain JSON data (dicts, lists; tuples become lists)."""
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_copy(v) for v in value]
-    return value
-
-
-def _copy_extra(extra: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: value.copy() if isinstance(value, PluginState) else json_copy(value)
-        for key, value in extra.items()
-    }
-
-
-def _write_extra(extra: dict[str, Any]) -> dict[str, Any]:
-    written: dict[str, Any] = {}
-    for key, value in extra.items():
-        if isinstance(value, PluginState):
-            written.update(value.to_json())
-        else:
-            written[key] = json_copy(value)
-    return written
 
 
 def _lists(value: list[list[int]]) -> list[list[int]]:
@@ -115,14 +66,6 @@ def _lists(value: list[list[int]]) -> list[list[int]]:
 
 def _forget(value: object) -> None:
     return None
-
-
-def _copy_turn(turn: TurnState) -> TurnState:
-    if turn is NO_TURN:
-        return turn
-    copy = TurnState()
-    copy.plugins = {key: value.copy() for key, value in turn.plugins.items()}
-    return copy
 
 
 def _copy_rng(rng: random.Random) -> random.Random:
@@ -138,13 +81,6 @@ def _write_rng(rng: random.Random) -> list[Any]:
 
 def _write_history(history: list[Action]) -> list[list[Any]]:
     return [[int(a.kind), list(a.cards), a.combo] for a in history]
-
-
-def _write_turn(turn: TurnState) -> dict[str, Any]:
-    kept: dict[str, Any] = {}
-    for value in turn.plugins.values():
-        kept.update(value.to_json())
-    return kept
 
 
 INPUT = "input"
@@ -194,7 +130,7 @@ FIELDS: tuple[Field, ...] = (
     Field("hand_no", DERIVED),
     Field("dealer", DERIVED),
     Field("winner", DERIVED),
-    Field("extra", DERIVED, _copy_extra, _write_extra),
+    Field("extra", DERIVED, copy_extra, write_extra),
     Field("hands", DERIVED, _lists, _lists),
     Field("won", DERIVED, _lists, _lists),
     Field("on_table", DERIVED, list, lambda flags: [int(t) for t in flags]),
@@ -207,7 +143,7 @@ FIELDS: tuple[Field, ...] = (
     Field("trick_order", DERIVED, None, list),
     Field("tricks_done", DERIVED),
     Field("last_trick_winner", DERIVED),
-    Field("turn", DERIVED, _copy_turn, _write_turn),
+    Field("turn", DERIVED, copy_turn, write_turn),
     Field("turn_up", DERIVED),
     Field("trump", DERIVED),
     Field("stock", DERIVED, list, list),
@@ -243,7 +179,7 @@ _WRITTEN = tuple((f.json_key, f.name, f.write) for f in SAVED)
 _S = TypeVar("_S", bound="StateData")
 
 
-class StateData:
+class StateData(PluginStates):
     """The data of a game state, the changes plugins make to it, its copies and its JSON form.
 
     :class:`~bezique.game.GameState` builds on it with the phase machine.
@@ -352,48 +288,6 @@ class StateData:
             self.declared_bits &= ~self.deck.bits[card]
         self._legal = None
 
-    def plugin_state(self, key: str, kind: type[_T]) -> _T:
-        """Return the :class:`PluginState` of type ``kind`` a plugin keeps under ``key``.
-
-        Raise :class:`KeyError` if there is none this hand, :class:`TypeError` if
-        what is kept there is of another type.
-        """
-        found = self.extra[key]
-        if not isinstance(found, kind):
-            raise TypeError(f"state.extra[{key!r}] holds a {type(found).__name__}, not {kind}")
-        return found
-
-    def set_plugin_state(self, key: str, value: PluginState) -> None:
-        """Keep ``value`` as the plugin state under ``key`` (a plugin's own name, say)."""
-        self.extra[key] = value
-        self._legal = None
-
-    def turn_state(self, key: str, kind: type[_T]) -> _T | None:
-        """Return the :class:`PluginState` a plugin keeps under ``key`` for this turn, if any.
-
-        Raise :class:`TypeError` if what is kept there is of another type than ``kind``.
-        """
-        found = self.turn.plugins.get(key)
-        if found is not None and not isinstance(found, kind):
-            raise TypeError(f"state.turn.plugins[{key!r}] holds a {type(found).__name__}")
-        return found
-
-    def set_turn_state(self, key: str, value: PluginState) -> None:
-        """Keep ``value`` under ``key`` for the turn under way only (a new turn starts empty).
-
-        It is saved in the state's ``turn`` mapping (:meth:`PluginState.to_json`'s keys).  Raise
-        :class:`ValueError` between turns.
-        """
-        if self.turn is NO_TURN:
-            raise ValueError("no turn is under way: there is no turn to keep a state for")
-        self.turn.plugins[key] = value
-        self._legal = None
-
-    def drop_plugin_state(self, key: str) -> None:
-        """Forget the plugin state under ``key`` (what it kept is over)."""
-        del self.extra[key]
-        self._legal = None
-
     def name_trumps(self, suit: int) -> None:
         """Make ``suit`` trumps (a declaration that names them, before they are fixed)."""
         self.trump = suit
@@ -433,20 +327,6 @@ class StateData:
     def stock_left(self) -> int:
         """Return how many cards can still be drawn, the turn-up included."""
         return len(self.stock) + (self.turn_up >= 0)
-
-    def places(self) -> dict[str, list[int]]:
-        """Cards plugins keep face up outside hands, tricks and stock, by place (Polish rows)."""
-        found: dict[str, list[int]] = {}
-        for key, value in self.extra.items():
-            if isinstance(value, PluginState):
-                found.update(value.places)
-            elif key == "places":  # a plugin's plain JSON state, as before typed states
-                found.update(value)
-        return found
-
-    def extra_cards(self) -> list[int]:
-        """Return cards a plugin keeps outside hands, tricks and stock (see :meth:`places`)."""
-        return [card for cards in self.places().values() for card in cards]
 
     def is_over(self) -> bool:
         """Return whether the game has a winner."""
