@@ -154,8 +154,7 @@ class GameState(StateData):
                 first = dict(zip(map(key_of, reversed(cards)), reversed(cards), strict=True))
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
         elif self.phase == TURN:
-            legal = list(self.rules.turn_actions(self, self.to_act) or ())
-            legal.append(END_TURN)
+            legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
         elif self.phase != GAME_OVER:  # a phase a plugin opened: it lists the choices
             choices = self.rules.phase_choices(self)
             legal = list(choices.actions) if choices is not None else []
@@ -189,7 +188,7 @@ class GameState(StateData):
         elif kind == _END_TURN:
             self._end_turn()
         else:
-            self.rules.apply_turn_action(self, self.to_act, action)
+            self.rules.declaring.apply(self, self.to_act, action)
 
     def _table_action(self, action: Action) -> None:
         """Have a plugin carry out a table action, or refuse it changing nothing.
@@ -259,7 +258,7 @@ class GameState(StateData):
         if self.phase == GAME_OVER:
             return
         self.turn = NO_TURN
-        actions = rules.turn_actions(self, winner)
+        actions = rules.declaring.turn_actions(self, winner)
         if actions:
             self.open_turn(winner, actions)
         elif rules.next_declarer is None:
@@ -279,7 +278,7 @@ class GameState(StateData):
         ``after_trick``: no one has had a turn since the trick (see :meth:`_draw_after_trick`).
         """
         while seat >= 0:
-            actions = self.rules.turn_actions(self, seat)
+            actions = self.rules.declaring.turn_actions(self, seat)
             if actions:
                 self.open_turn(seat, actions)
                 return
@@ -486,6 +485,7 @@ def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:
     ``bezique-state/1`` state (no rules carried) is rebuilt from the variant as
     it loads now, with a :class:`DeprecationWarning`.
     """
+    data = saved.upgraded(data)
     inputs = saved.read_inputs(data, rules)
     try:
         state = GameState(

@@ -77,27 +77,6 @@ class DrawScores(Protocol):
         """Every plugin's score events for the card drawn."""
 
 
-class TurnActions(Protocol):
-    """Resolved :func:`~bezique.hookspecs.bezique_turn_actions`."""
-
-    def __call__(self, state: GameState, player: int, /) -> list[Action] | None:
-        """What ``player`` may do in his turn, besides ending it."""
-
-
-class Refusal(Protocol):
-    """Resolved :func:`~bezique.hookspecs.bezique_refusal`."""
-
-    def __call__(self, state: GameState, player: int, action: Action, /) -> str | None:
-        """Why ``action`` is refused, or None."""
-
-
-class ApplyTurnAction(Protocol):
-    """Resolved :func:`~bezique.hookspecs.bezique_apply_turn_action`."""
-
-    def __call__(self, state: GameState, player: int, action: Action, /) -> bool | None:
-        """Carry out ``action``."""
-
-
 class GameWinner(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_game_winner`."""
 

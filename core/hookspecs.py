@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
+from bezique.roles import DeclaringRole as DeclaringRole
+
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
 else:  # Python 3.10: the same protocol, before it moved to importlib.resources.abc
@@ -196,30 +198,21 @@ def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list
 # ====================================================================== the winner's turn
 
 
-@hookspec(firstresult=True)
-def bezique_turn_actions(state: GameState, player: int) -> list[Action] | None:
-    """Decide: what the trick's winner may do before drawing, besides ending the turn.
+@hookspec
+def bezique_declaring_roles() -> Sequence[type[DeclaringRole]] | None:
+    """Collect: the declaring role classes this plugin offers (asked once per ruleset).
 
-    Declarations, announcements and the seven of trumps, for instance.  Called
-    once for each decision in the winner's turn; the kernel adds the action that
-    ends the turn (``draw``, or ``pass`` once the stock is gone).
-    """
-
-
-@hookspec(firstresult=True)
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Decide: why a turn action that is not legal now is refused.
-
-    Called only when :meth:`GameState.apply` refuses an action, so it may be
-    slow.  Return a sentence that names the rule, or ``None`` to fall through.
-    """
-
-
-@hookspec(firstresult=True)
-def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
-    """Decide: carry out a legal turn action (score it, lay cards on the table, ...).
-
-    Return ``True`` when handled.
+    Every plugin a variant lists is asked (not ``firstresult``).  The ruleset
+    composes the classes answered into one class, the plugin listed last first in
+    its method order (``type(name, (Last, ..., First), {})``), and makes one
+    instance of it with the ruleset; the kernel calls it through
+    :class:`DeclaringRole`.  A plugin that changes how its variant declares
+    subclasses the role of a plugin it builds on, overrides what its rules change
+    and calls ``super()`` for the rest, so that two plugins that each relax a rule
+    compose into a role that applies both.  Classes that cannot be composed (no
+    consistent method order) or that are not roles are a :class:`PluginError`
+    naming the plugins.  When no plugin answers, a trick's winner has no turn
+    action.  Return classes, or ``None``.
     """
 
 
@@ -423,9 +416,6 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_legal_plays": DECIDE,
     "bezique_trick_scores": COLLECT,
     "bezique_after_trick": NOTIFY,
-    "bezique_turn_actions": DECIDE,
-    "bezique_refusal": DECIDE,
-    "bezique_apply_turn_action": DECIDE,
     "bezique_draw_scores": COLLECT,
     "bezique_stock_exhausted": NOTIFY,
     "bezique_hand_scores": COLLECT,

@@ -72,6 +72,6 @@ def refusal(state: GameState, action: Action) -> IllegalActionError:
         len(action.cards) != 1 or action.cards[0] not in state.hands[seat]
     ):
         return IllegalActionError(f"seat {seat} does not hold that card", "play.own_cards")
-    reason = state.rules.refusal(state, seat, action)
+    reason = state.rules.declaring.refusal(state, seat, action)
     rule = RULE_OF_KIND.get(action.kind, "")
     return IllegalActionError(reason or f"{action_text(state, action)!r} is not legal now", rule)

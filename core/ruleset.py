@@ -20,7 +20,6 @@ from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.hooks import (
     AfterTrick,
-    ApplyTurnAction,
     BeforePlay,
     Draw,
     DrawScores,
@@ -29,17 +28,16 @@ from bezique.hooks import (
     NextDeclarer,
     Notify,
     PhaseChoicesOf,
-    Refusal,
     ScoresOf,
     TableAction,
     TrickOwner,
     TrickPlayers,
     TrickScores,
     TrickWinner,
-    TurnActions,
     resolve_hook,
 )
 from bezique.registry import game_plugins, plugin_manager
+from bezique.roles import DeclaringRole, declaring_role
 from bezique.variant import Variant, load_variant
 
 T = TypeVar("T")
@@ -80,6 +78,8 @@ class Ruleset:
         )
         """Combination classes; a card's ``levels`` keeps four bits per class, in this order."""
         self._resolve_hooks()
+        self.declaring: DeclaringRole = declaring_role(self)
+        """The variant's declaring procedure: its plugins' roles composed, made once."""
         sides = variant.data.get("partnerships", {}).get("sides")
         self.side_of: tuple[int, ...] = tuple(
             next(i for i, side in enumerate(sides) if seat in side) if sides else seat
@@ -102,9 +102,6 @@ class Ruleset:
         self.legal_plays: LegalPlays = hooks["bezique_legal_plays"]
         self.trick_scores: TrickScores = hooks["bezique_trick_scores"]
         self.after_trick: AfterTrick | None = optional("bezique_after_trick")
-        self.turn_actions: TurnActions = hooks["bezique_turn_actions"]
-        self.refusal: Refusal = hooks["bezique_refusal"]
-        self.apply_turn_action: ApplyTurnAction = hooks["bezique_apply_turn_action"]
         self.draw_scores: DrawScores | None = optional("bezique_draw_scores")
         """None when no plugin implements it: the draw asks nothing."""
         self.stock_exhausted: Notify = hooks["bezique_stock_exhausted"]

@@ -27,10 +27,41 @@ _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 _OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
 """Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``:
 one saved before that flag is of an unrefereed game)."""
+MOVED_INTO_EXTRA = ("pending",)
+"""Keys of saved states written before plugins kept typed states (see
+:class:`bezique.state.PluginState`), now written inside ``extra`` by the plugin that
+keeps them (the ordinary plugin's announced combinations): :func:`upgraded` moves them."""
+OLD_TURN = ("declared", "scored", "blocked", "first_declared")
+"""The items of ``turn`` before plugins kept typed states, a list; now the keys under which
+the ordinary plugin's state of the turn writes them in the ``turn`` mapping."""
 STATE = "saved game state"
 """How messages name a saved state."""
 MAX_HISTORY = 100_000
 """The most actions a saved state's history may hold (as many as a record's)."""
+
+
+def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return ``data`` in the present layout, from that of states saved before typed states.
+
+    The keys of :data:`MOVED_INTO_EXTRA` go into ``extra``; ``turn``, once the list of
+    :data:`OLD_TURN`, becomes the mapping of them (``{}`` for a turn in which nothing was
+    done).  A copy; ``data`` itself when it is in the present layout (or not a mapping:
+    the checks say what is wrong).
+    """
+    if not isinstance(data, Mapping):
+        return data
+    moved = dict(data)
+    extra = moved.get("extra")
+    if isinstance(extra, Mapping) and any(key in moved for key in MOVED_INTO_EXTRA):
+        extra = dict(extra)
+        for key in MOVED_INTO_EXTRA:
+            if key in moved and key not in extra:
+                extra[key] = moved.pop(key)
+        moved["extra"] = extra
+    turn = moved.get("turn")
+    if isinstance(turn, list) and len(turn) == len(OLD_TURN):
+        moved["turn"] = dict(zip(OLD_TURN, turn, strict=True)) if any(turn) else {}
+    return moved
 
 
 def saved_referee(data: Mapping[str, Any]) -> bool:

@@ -5,7 +5,8 @@ the phase machine): every attribute, the methods plugins change cards and the
 table through, and :data:`FIELDS`, the one table of fields that drives
 :meth:`~StateData.clone`, :meth:`~StateData.to_json`, the key checks of
 :func:`bezique.game.from_json` and equality.  Below it are the value types of a
-turn (:class:`TurnState`, :data:`NO_TURN`) and the phases.
+turn and of what plugins keep (:class:`TurnState`, :data:`NO_TURN`, :class:`PluginState`,
+from :mod:`bezique.pluginstate`) and the phases.
 """
 
 from __future__ import annotations
@@ -17,6 +18,30 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from bezique import __version__
 from bezique.actions import Action, ScoreEvent
 from bezique.pinned import variant_digest
+from bezique.pluginstate import (
+    NO_TURN,
+    PluginState,
+    PluginStates,
+    TurnState,
+    copy_extra,
+    copy_turn,
+    json_copy,
+    write_extra,
+    write_turn,
+)
+
+__all__ = [
+    "GAME_OVER",
+    "NO_TURN",
+    "PLAY",
+    "STATE_FORMAT",
+    "STATE_FORMAT_V1",
+    "TURN",
+    "PluginState",
+    "StateData",
+    "TurnState",
+    "json_copy",
+]
 
 if TYPE_CHECKING:
     from bezique.cards import Deck
@@ -35,59 +60,12 @@ STATE_FORMAT_V1 = "bezique-state/1"
 """The older format, without the rules (read with a DeprecationWarning)."""
 
 
-class TurnState:
-    """What the trick's winner has done so far in the current turn."""
-
-    __slots__ = ("blocked", "declared", "first_declared", "scored")
-
-    def __init__(self) -> None:
-        """Start an empty turn."""
-        self.declared: list[int] = []
-        """Cards declared (scored) in this turn."""
-        self.first_declared: list[int] = []
-        """Cards declared in this turn that had never been declared before it."""
-        self.scored = 0
-        """How many combinations were scored in this turn."""
-        self.blocked: list[int] = []
-        """Cards that may not be declared this turn (taken by exchanging the seven)."""
-
-    def declared_set(self) -> frozenset[int]:
-        """The cards declared in this turn, as a set."""
-        return frozenset(self.declared)
-
-    def blocked_set(self) -> frozenset[int]:
-        """The cards that may not be declared this turn, as a set."""
-        return frozenset(self.blocked)
-
-
-NO_TURN = TurnState()
-"""The (never changed) turn state between turns."""
-
-
-def json_copy(value: Any) -> Any:
-    """Copy plain JSON data (dicts, lists; tuples become lists)."""
-    if isinstance(value, dict):
-        return {k: json_copy(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_copy(v) for v in value]
-    return value
-
-
 def _lists(value: list[list[int]]) -> list[list[int]]:
     return [list(item) for item in value]
 
 
 def _forget(value: object) -> None:
     return None
-
-
-def _copy_turn(turn: TurnState) -> TurnState:
-    copy = TurnState()
-    copy.declared = list(turn.declared)
-    copy.first_declared = list(turn.first_declared)
-    copy.scored = turn.scored
-    copy.blocked = list(turn.blocked)
-    return copy
 
 
 class RandomSource:
@@ -120,14 +98,6 @@ def _write_random(source: RandomSource) -> list[Any]:
 
 def _write_history(history: list[Action]) -> list[list[Any]]:
     return [[int(a.kind), list(a.cards), a.combo] for a in history]
-
-
-def _write_pending(pending: list[list[tuple[str, tuple[int, ...]]]]) -> list[Any]:
-    return [[[combo, list(cards)] for combo, cards in p] for p in pending]
-
-
-def _write_turn(turn: TurnState) -> list[Any]:
-    return [list(turn.declared), turn.scored, list(turn.blocked), list(turn.first_declared)]
 
 
 INPUT = "input"
@@ -177,12 +147,11 @@ FIELDS: tuple[Field, ...] = (
     Field("hand_no", DERIVED),
     Field("dealer", DERIVED),
     Field("winner", DERIVED),
-    Field("extra", DERIVED, json_copy, lambda extra: json_copy(dict(sorted(extra.items())))),
+    Field("extra", DERIVED, copy_extra, write_extra),
     Field("hands", DERIVED, _lists, _lists),
     Field("won", DERIVED, _lists, _lists),
     Field("on_table", DERIVED, list, lambda flags: [int(t) for t in flags]),
     Field("levels", DERIVED, list, list),
-    Field("pending", DERIVED, _lists, _write_pending),
     Field("played", DERIVED, list, list),
     Field("won_at_exhaustion", DERIVED, list, list),
     Field("hand_points", DERIVED, list, list),
@@ -191,7 +160,7 @@ FIELDS: tuple[Field, ...] = (
     Field("trick_order", DERIVED, None, list),
     Field("tricks_done", DERIVED),
     Field("last_trick_winner", DERIVED),
-    Field("turn", DERIVED, _copy_turn, _write_turn),
+    Field("turn", DERIVED, copy_turn, write_turn),
     Field("turn_up", DERIVED),
     Field("trump", DERIVED),
     Field("stock", DERIVED, list, list),
@@ -227,12 +196,17 @@ _WRITTEN = tuple((f.json_key, f.name, f.write) for f in SAVED)
 _S = TypeVar("_S", bound="StateData")
 
 
-class StateData:
+class StateData(PluginStates):
     """The data of a game state, the changes plugins make to it, its copies and its JSON form.
 
     :class:`~bezique.game.GameState` builds on it with the phase machine.
-    Attributes are public for plugins and tests to read; plugins change cards
-    and the table only through :meth:`give`, :meth:`take` and :meth:`set_card`.
+    Attributes are public for plugins and tests to read.  Plugins change the
+    state only through its mutation API: cards and the table through :meth:`give`,
+    :meth:`take` and :meth:`set_card`; :meth:`fix_trump`, :meth:`swap_turn_up`,
+    :meth:`take_won`, :meth:`give_won`, :meth:`mark_last_trick`; scores through
+    ``GameState.score``; and their own typed state through :meth:`set_plugin_state`
+    and :meth:`plugin_state` (for the hand), :meth:`set_turn_state` and
+    :meth:`turn_state` (for one turn) (:class:`PluginState`).
     """
 
     state_format = STATE_FORMAT
@@ -265,7 +239,8 @@ class StateData:
     dealer: int
     winner: int
     extra: dict[str, Any]
-    """Plugin-owned state; must stay JSON-serialisable."""
+    """Plugin-owned state: :class:`PluginState` values (see :meth:`plugin_state`), or
+    plain JSON data (which must stay JSON-serialisable)."""
     table_acted: bool
     """Whether a table action was accepted this hand: the table hooks are asked from then
     until the next deal (see :mod:`bezique.hookspecs`)."""
@@ -280,7 +255,6 @@ class StateData:
     """Bit ``1 << card`` set for every card declared this hand (``levels`` not 0)."""
     held: list[int]
     """Per seat, bit ``1 << card`` set for every card in the hand."""
-    pending: list[list[tuple[str, tuple[int, ...]]]]
     played: list[int]
     won_at_exhaustion: list[int]
     """How many cards each seat had won when the stock ran out (the end-game's start)."""
@@ -347,6 +321,27 @@ class StateData:
         self.trump = suit
         self._legal = None
 
+    def swap_turn_up(self, card: int) -> int:
+        """Lay ``card`` as the turn-up under the stock; return the card it replaces."""
+        old = self.turn_up
+        self.turn_up = card
+        self._legal = None
+        return old
+
+    def take_won(self, seat: int, card: int) -> None:
+        """Take ``card`` out of the cards ``seat`` has won."""
+        self.won[seat].remove(card)
+        self._legal = None
+
+    def give_won(self, seat: int, card: int) -> None:
+        """Add ``card`` to the cards ``seat`` has won."""
+        self.won[seat].append(card)
+        self._legal = None
+
+    def mark_last_trick(self, seat: int) -> None:
+        """Record that ``seat`` won the trick that scores as the last."""
+        self.last_trick_winner = seat
+
     def mark_changed(self) -> None:
         """Forget the cached legal actions after a change made outside :meth:`apply`'s path."""
         self._legal = None
@@ -360,11 +355,6 @@ class StateData:
     def stock_left(self) -> int:
         """Return how many cards can still be drawn, the turn-up included."""
         return len(self.stock) + (self.turn_up >= 0)
-
-    def extra_cards(self) -> list[int]:
-        """Return cards a plugin keeps outside hands, tricks and stock (``extra["places"]``)."""
-        places: dict[str, list[int]] = self.extra.get("places", {})
-        return [card for cards in places.values() for card in cards]
 
     def is_over(self) -> bool:
         """Return whether the game has a winner."""

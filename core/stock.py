@@ -33,7 +33,6 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     state.levels = [0] * state.deck.size
     state.card_key = list(state.deck.card_face)
     state.declared_bits = 0
-    state.pending = [[] for _ in range(n)]
     state.played = []
     state.won_at_exhaustion = [0] * n
     state.hand_points = [0] * len(state.scores)

@@ -44,8 +44,7 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
             [s, deck.card_text(c)] for s, c in zip(state.trick_seats, state.trick, strict=True)
         ],
         "places": {
-            name: [deck.card_text(c) for c in cards]
-            for name, cards in state.extra.get("places", {}).items()
+            name: [deck.card_text(c) for c in cards] for name, cards in state.places().items()
         },
         "played": [deck.card_text(c) for c in state.played],
         "tricks_done": state.tricks_done,

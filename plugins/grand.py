@@ -10,9 +10,9 @@ Every declaration still brings a card never declared before (A23).
 
 How it is kept:
 
-* ``state.extra["grand"]`` records, for the hand being played, every card ever
+* The plugin's state of the hand, a :class:`GrandRecord`, records every card ever
   declared (``declared``) and, per seat, each declared combination as
-  ``[name, cards]`` (``combos``) while at least two of its cards are unplayed.
+  ``(name, cards)`` (``combos``) while at least two of its cards are unplayed.
 * A card's ``state.levels`` holds its *effective* levels: per class, the
   highest level among its combinations of that class whose cards are all still
   unplayed.  The ordinary class rule, read with these levels, is the Grand rule
@@ -27,43 +27,66 @@ How it is kept:
   cards behind to score a single bezique with a new knave.
 
 Everything else (candidates, forms, the seven of trumps, scoring a declaration)
-is the ordinary plugin's code; this one answers ``bezique_turn_actions``,
-``bezique_refusal`` and ``bezique_apply_turn_action`` for declarations, keeps
-its record up to date after each deal and trick, and falls through (returns
-None) for the rest.
+is the ordinary plugin's code: :class:`GrandDeclarations` overrides what Grand
+changes of :class:`~bezique.plugins.ordinary.OrdinaryDeclarations`, so another
+plugin's relaxation (the three-hand second double bezique) composes with it.
+This plugin keeps its record up to date after each deal and trick, and falls
+through (returns None) for the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from bezique.actions import Action, Kind
+from bezique.actions import Kind
 from bezique.game import GameState
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import DeclaringRole, hookimpl
 from bezique.plugins.ordinary import (
     Combination,
+    OrdinaryDeclarations,
     Tables,
-    declaration_refusal,
-    declare_combination,
-    refusal_of_declaration,
+    announced,
     tables,
-    turn_actions,
+    this_turn,
 )
+from bezique.state import PluginState
+
+__all__ = ["GrandDeclarations", "GrandRecord", "record"]
+"""The role other plugins may compose with, and the hand's record of declarations."""
 
 _KEY = "grand"
-"""Where this plugin keeps its record in ``state.extra``."""
-
-Record = dict[str, Any]
-"""``{"declared": [card, ...], "combos": [[[name, [card, ...]], ...] per seat]}``."""
+"""Where this plugin keeps its :class:`GrandRecord` (``state.plugin_state``)."""
 
 
-def record(state: GameState) -> Record:
+@dataclass(slots=True)
+class GrandRecord(PluginState):
+    """The hand's record of declarations (made at each deal)."""
+
+    declared: list[int]
+    """Every card declared this hand, sorted."""
+    combos: list[list[tuple[str, list[int]]]]
+    """Per seat, each declared combination (name, cards) while two of its cards are unplayed."""
+
+    @classmethod
+    def empty(cls, players: int) -> GrandRecord:
+        """The record at the deal: nothing declared."""
+        return cls([], [[] for _ in range(players)])
+
+    def copy(self) -> GrandRecord:
+        """An independent copy."""
+        return GrandRecord(list(self.declared), [list(seat) for seat in self.combos])
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"grand": {"declared": [...], "combos": [[[name, [card, ...]], ...], ...]}}``."""
+        combos = [[[name, list(cards)] for name, cards in seat] for seat in self.combos]
+        return {_KEY: {"declared": list(self.declared), "combos": combos}}
+
+
+def record(state: GameState) -> GrandRecord:
     """Return this hand's record of declarations (made at each deal)."""
-    found: Record | None = state.extra.get(_KEY)
-    if found is None:
-        found = state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
-    return found
+    return state.plugin_state(_KEY, GrandRecord)
 
 
 def _bits(cards: Sequence[int]) -> int:
@@ -78,7 +101,7 @@ def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]
     """
     held = state.held[player]
     levels: dict[int, int] = {}
-    for name, cards in record(state)["combos"][player]:
+    for name, cards in record(state).combos[player]:
         if all(held >> c & 1 for c in cards):
             combo = t.combination(state, name)
             assert combo is not None
@@ -92,7 +115,7 @@ def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]
 def refresh(state: GameState, t: Tables, player: int) -> None:
     """Forget combinations with fewer than two unplayed cards; reset the table's levels."""
     held = state.held[player]
-    combos = record(state)["combos"]
+    combos = record(state).combos
     combos[player] = [
         entry for entry in combos[player] if sum(held >> c & 1 for c in entry[1]) >= 2
     ]
@@ -112,19 +135,9 @@ def bezique_requires() -> list[str]:
 
 
 @hookimpl
-def bezique_exclusive_hooks() -> list[str]:
-    """Declaring again: another plugin's declaring rules would silently replace Grand's."""
-    return [
-        "bezique_turn_actions",
-        "bezique_apply_turn_action",
-        "bezique_refusal",
-    ]
-
-
-@hookimpl
 def bezique_after_deal(state: GameState) -> None:
     """Start the hand's record of declarations."""
-    state.extra[_KEY] = {"declared": [], "combos": [[] for _ in range(state.players)]}
+    state.set_plugin_state(_KEY, GrandRecord.empty(state.players))
 
 
 @hookimpl
@@ -132,143 +145,147 @@ def bezique_after_trick(state: GameState, cards: list[int]) -> None:
     """A card played away breaks its combinations: their other cards are free again."""
     if not state.stock_left():
         return
-    combos = record(state)["combos"]
+    combos = record(state).combos
     t = tables(state)
     for card, seat in zip(cards, state.trick_seats, strict=True):
         if any(card in entry[1] for entry in combos[seat]):
             refresh(state, t, seat)
 
 
-# ---------------------------------------------------------------------- legality
+# ---------------------------------------------------------------------- declaring
 
 
-def grand_refusal(
-    state: GameState,
-    t: Tables,
-    player: int,
-    combo: Combination,
-    cards: tuple[int, ...],
-    kind: Kind,
-) -> str | None:
-    """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
+@hookimpl
+def bezique_declaring_roles() -> list[type[DeclaringRole]]:
+    """Grand's declaring: combinations declared again once a card of them is played away."""
+    return [GrandDeclarations]
 
-    The Grand rules on the player's earlier combinations of the same class
-    first, then the ordinary rules (read with effective levels), then the rule
-    that a declaration brings a card never declared before.
+
+class GrandDeclarations(OrdinaryDeclarations):
+    """The ordinary declaring procedure under Grand's rules (see the module's docstring).
+
+    A card counts as declared before if it was ever declared this hand, whatever
+    its effective levels; two declared copies with equal levels may still differ in
+    whether an old partner is unplayed, so each card on the table is tried on its own.
     """
-    return (
-        _class_refusal(state, t, player, combo, cards)
-        or declaration_refusal(state, t, player, combo, cards, kind)
-        or _new_card_refusal(state, t, player, combo, cards, kind)
-    )
 
+    table_cards_apart: ClassVar[bool] = True
 
-def _class_refusal(
-    state: GameState, t: Tables, player: int, combo: Combination, cards: tuple[int, ...]
-) -> str | None:
-    """Apply the Grand class rule: whole combinations bind their cards, broken ones partly."""
-    held = state.held[player]
-    chosen = set(cards)
-    text = state.deck.card_text
-    face_of = state.deck.card_face
-    for name, old_cards in record(state)["combos"][player]:
-        shared = chosen.intersection(old_cards)
-        if not shared:
-            continue
-        old = t.combination(state, name)
-        assert old is not None
-        if old.shift != combo.shift:
-            continue
-        card = text(min(shared))
-        unplayed = [c for c in old_cards if held >> c & 1]
-        if len(unplayed) == len(old_cards) and old.level >= combo.level:
-            marriage = " (a second marriage while the first partner is unplayed is bigamy, A24)"
-            return (
-                f"{card} is declared in a {name} whose cards are all unplayed: it may join only "
-                f"a higher combination of that class, or a {name} again once a card of this one "
-                "has been played away (Grand bezique, S0)" + (marriage if _is_pair(combo) else "")
-            )
-        for other in unplayed:
-            if other not in chosen and combo.mask >> face_of[other] & 1:
+    def declared_bits(self, state: GameState, player: int) -> int:
+        """Every card declared this hand, whatever its combinations have become."""
+        return _bits(record(state).declared)
+
+    def refuses_nothing(self, state: GameState, player: int) -> bool:
+        """Never: the record's rules (a broken combination's cards) are not in the levels."""
+        return False
+
+    def form_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str | None:
+        """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
+
+        The Grand rules on the player's earlier combinations of the same class first,
+        then the ordinary rules (read with effective levels), then the rule that a
+        declaration brings a card never declared before.
+        """
+        return (
+            self.binding_refusal(state, player, combo, cards)
+            or super().form_refusal(state, player, combo, cards, kind)
+            or self.new_card_refusal(state, player, combo, cards, kind)
+        )
+
+    def binding_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+    ) -> str | None:
+        """The Grand class rule: whole combinations bind their cards, broken ones partly.
+
+        Cards whose level in the class the rules read lower than it stands
+        (:meth:`class_levels`: the old pair of a second double bezique, in a role
+        composed with the three-hand one) are not bound by their combinations.
+        """
+        t = self.tables
+        held = state.held[player]
+        chosen = set(cards)
+        text = state.deck.card_text
+        face_of = state.deck.card_face
+        read: dict[int, int] | None = None
+        for name, old_cards in record(state).combos[player]:
+            shared = chosen.intersection(old_cards)
+            if not shared:
+                continue
+            old = t.combination(state, name)
+            assert old is not None
+            if old.shift != combo.shift:
+                continue
+            if read is None:
+                read = dict(zip(cards, self.class_levels(state, player, combo, cards), strict=True))
+            if _released(state, read, shared, old.shift):
+                continue
+            card = text(min(shared))
+            unplayed = [c for c in old_cards if held >> c & 1]
+            if len(unplayed) == len(old_cards) and old.level >= combo.level:
+                marriage = " (a second marriage while the first partner is unplayed is bigamy, A24)"
                 return (
-                    f"{text(other)}, declared with {card} in a {name}, is still unplayed: a "
-                    f"new {combo.name} with {card} must take it again, as a fresh card may "
-                    "only replace one played away (Grand bezique, S0: a widow may marry again, "
-                    "bigamy is barred, A24)"
+                    f"{card} is declared in a {name} whose cards are all unplayed: it may join "
+                    f"only a higher combination of that class, or a {name} again once a card of "
+                    "this one has been played away (Grand bezique, S0)"
+                    + (marriage if _is_pair(combo) else "")
                 )
-    return None
+            for other in unplayed:
+                if other not in chosen and combo.mask >> face_of[other] & 1:
+                    return (
+                        f"{text(other)}, declared with {card} in a {name}, is still unplayed: a "
+                        f"new {combo.name} with {card} must take it again, as a fresh card may "
+                        "only replace one played away (Grand bezique, S0: a widow may marry "
+                        "again, bigamy is barred, A24)"
+                    )
+        return None
+
+    def new_card_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str | None:
+        """Every declaration needs a card never declared this hand (declaring again included)."""
+        t = self.tables
+        if not t.new_card_required:
+            return None
+        declared = set(record(state).declared)
+        if not declared.issuperset(cards):
+            return None
+        pending = announced(state)[player]
+        if pending and (combo.name, cards) in pending:
+            return None  # an announced combination scores without a new card (per_trick: one)
+        renewed = kind == Kind.ANNOUNCE or t.compound
+        if renewed and not set(this_turn(state).first_declared).isdisjoint(cards):
+            return None  # a card new when this turn began still counts as new in it
+        return (
+            "every declaration, a combination declared again included, needs at least one card "
+            "never declared before (declarations.new_card_required; S0, A23)"
+        )
+
+    def declare(
+        self,
+        state: GameState,
+        player: int,
+        combo: Combination,
+        cards: tuple[int, ...],
+        new_cards: list[int] | None = None,
+    ) -> None:
+        """Record the declaration (its cards never declared before are new), then score it."""
+        book = record(state)
+        declared = book.declared
+        new = [c for c in cards if c not in declared]
+        declared.extend(new)
+        declared.sort()
+        book.combos[player].append((combo.name, list(cards)))
+        super().declare(state, player, combo, cards, new)
+
+
+def _released(state: GameState, read: dict[int, int], shared: set[int], shift: int) -> bool:
+    """Whether the rules read every card of ``shared`` lower in its class than it stands."""
+    levels = state.levels
+    return all((read[card] >> shift) & 15 < (levels[card] >> shift) & 15 for card in shared)
 
 
 def _is_pair(combo: Combination) -> bool:
     """Whether ``combo`` is two cards of one suit (a marriage)."""
     return combo.size == 2 and not combo.pairs and not combo.rank_faces
-
-
-def _new_card_refusal(
-    state: GameState,
-    t: Tables,
-    player: int,
-    combo: Combination,
-    cards: tuple[int, ...],
-    kind: Kind,
-) -> str | None:
-    """Every declaration needs a card never declared this hand (declaring again included)."""
-    if not t.new_card_required:
-        return None
-    declared = set(record(state)["declared"])
-    if not declared.issuperset(cards):
-        return None
-    pending = state.pending[player]
-    if pending and (combo.name, cards) in pending:
-        return None  # an announced combination scores without a new card (per_trick: one)
-    renewed = kind == Kind.ANNOUNCE or t.compound
-    if renewed and not set(state.turn.first_declared).isdisjoint(cards):
-        return None  # a card new when this turn began still counts as new in it
-    return (
-        "every declaration, a combination declared again included, needs at least one card "
-        "never declared before (declarations.new_card_required; S0, A23)"
-    )
-
-
-# ---------------------------------------------------------------------- declaring
-
-
-@hookimpl
-def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
-    """The ordinary turn, under Grand's declaring rules.
-
-    A card counts as declared before if it was ever declared this hand, whatever
-    its effective levels; and two declared copies with equal levels may still
-    differ in whether an old partner is unplayed, so each is tried on its own.
-    """
-    return turn_actions(
-        state,
-        player,
-        declared_bits=_bits(record(state)["declared"]),
-        refusal=grand_refusal,
-        table_cards_apart=True,
-    )
-
-
-@hookimpl
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain a refused declaration by the Grand rules; the ordinary plugin explains the rest."""
-    return refusal_of_declaration(state, player, action, grand_refusal)
-
-
-@hookimpl
-def bezique_apply_turn_action(state: GameState, player: int, action: Action) -> bool | None:
-    """Record a declaration, then score it as the ordinary plugin does."""
-    if action.kind != Kind.DECLARE:
-        return None
-    t = tables(state)
-    combo = t.combination(state, action.combo)
-    assert combo is not None
-    book = record(state)
-    declared: list[int] = book["declared"]
-    new = [c for c in action.cards if c not in declared]
-    declared.extend(new)
-    declared.sort()
-    book["combos"][player].append([combo.name, list(action.cards)])
-    declare_combination(state, player, combo, action.cards, new)
-    return True

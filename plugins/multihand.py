@@ -10,14 +10,14 @@ The triple bezique is a row of the variant's table (level 3 of the beziques
 class), which the ordinary class rule already lets a single or a double grow into
 (A15); what it scores when built on a double is the switch
 ``declarations.bezique_ladder`` (1500 more, or 1000: the ordinary plugin's
-``declare_combination``).
+``OrdinaryDeclarations.declare``).
 
 What this plugin adds is S0's second double bezique: a double declared with a
 bezique already used in a double (its queen and knave on the table at the double's
 level) and a new bezique (a queen and a knave never declared in the beziques
 class) scores 500 again.  The ordinary class rule refuses it, since the old pair
-is already at the double's level; :func:`multihand_refusal` allows exactly that
-case and defers to the ordinary rules for everything else.
+is already at the double's level; :class:`MultihandDeclarations` allows exactly
+that case and defers to the ordinary rules for everything else.
 
 It also plays S0's four-hand end-game when the variant asks for it
 (``endgame.mode: duels``): the last trick's winner and his left-hand adversary
@@ -27,26 +27,21 @@ a two-card trick under the ordinary end-game duties.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
-from bezique.actions import Action, Kind
+from bezique.actions import Kind
 from bezique.game import GameState
-from bezique.hookspecs import KeyPath, hookimpl
-from bezique.plugins.ordinary import (
-    Combination,
-    Tables,
-    declaration_refusal,
-    refusal_of_declaration,
-    tables,
-    turn_actions,
-)
+from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
+from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
+from bezique.state import PluginState
 from bezique.variant import load_fragment
 
+__all__ = ["MultihandDeclarations", "is_second_double"]
+"""The role other plugins may compose with, and the test of a second double bezique."""
 
-def is_second_double(
-    state: GameState, t: Tables, combo: Combination, cards: tuple[int, ...]
-) -> bool:
+
+def is_second_double(state: GameState, combo: Combination, cards: tuple[int, ...]) -> bool:
     """Whether ``cards`` are a bezique used in a double plus a new one, declared as a double.
 
     The old queen and knave lie on the table at exactly the double's level of the
@@ -64,26 +59,43 @@ def is_second_double(
     return faces == sorted(combo.faces) and all(state.on_table[c] for c in old)
 
 
-def multihand_refusal(
-    state: GameState,
-    t: Tables,
-    player: int,
-    combo: Combination,
-    cards: tuple[int, ...],
-    kind: Kind,
-) -> str | None:
-    """Return why ``cards`` may not be declared as ``combo`` now, or None.
+class MultihandDeclarations(OrdinaryDeclarations):
+    """The ordinary declaring rules, with S0's second double bezique allowed.
 
-    The ordinary rules, except that a second double bezique passes the class
-    rule: it is checked as if the double were one level higher, which the old
-    pair (at the double's level) and the new pair (at none) both pass, while the
-    other rules (the exchanged card, one declaration's cards per trick, a card
-    never declared before) still apply to all four cards.
+    A second double bezique passes the class rule: the old pair's level in the
+    beziques class is read one lower (as if the double it made were a single), which
+    the class rule then lets join a double again, while the other rules (the
+    exchanged card, one declaration's cards per trick, a card never declared before)
+    still apply to all four cards.  Every rule that reads class levels honours it, so
+    a role composed with this one (Grand's) allows it too.
     """
-    reason = declaration_refusal(state, t, player, combo, cards, kind)
-    if reason is None or not is_second_double(state, t, combo, cards):
+
+    def class_levels(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+    ) -> list[int]:
+        """The ordinary levels, the old pair of a second double bezique one lower in its class."""
+        levels = super().class_levels(state, player, combo, cards)
+        if not is_second_double(state, combo, cards):
+            return levels
+        shift, level = combo.shift, combo.level
+        one = 1 << shift
+        return [lv - one if (lv >> shift) & 15 == level else lv for lv in levels]
+
+    def refuses_nothing(self, state: GameState, player: int) -> bool:
+        """As the roles before: a second double only relaxes the class rule."""
+        return super().refuses_nothing(state, player)
+
+    def explain(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str:
+        """The reason, with what a second double bezique takes when a double is refused."""
+        reason = super().explain(state, player, combo, cards, kind)
+        if combo.pairs == 2:
+            reason += (
+                "; a second double bezique takes a bezique already used in a double and a new "
+                "one (S0 three- and four-hand)"
+            )
         return reason
-    return declaration_refusal(state, t, player, replace(combo, level=combo.level + 1), cards, kind)
 
 
 @hookimpl
@@ -93,25 +105,30 @@ def bezique_requires() -> list[str]:
 
 
 @hookimpl
-def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
-    """The ordinary turn, with the second double bezique allowed (S0 three-hand)."""
-    return turn_actions(state, player, refusal=multihand_refusal)
-
-
-@hookimpl
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain a refused declaration by these rules; the ordinary plugin explains the rest."""
-    reason = refusal_of_declaration(state, player, action, multihand_refusal)
-    combo = tables(state).combination(state, action.combo)
-    if reason is not None and combo is not None and combo.pairs == 2:
-        reason += (
-            "; a second double bezique takes a bezique already used in a double and a new one "
-            "(S0 three- and four-hand)"
-        )
-    return reason
+def bezique_declaring_roles() -> list[type[DeclaringRole]]:
+    """The ordinary declaring, with the second double bezique allowed (S0 three-hand)."""
+    return [MultihandDeclarations]
 
 
 # ---------------------------------------------------------------------- S0's duels
+
+DUELS_KEY = "duels"
+"""Where this plugin keeps the :class:`Duels` of the end-game under way."""
+
+
+@dataclass(slots=True)
+class Duels(PluginState):
+    """S0's four-hand end-game: the two pairs of seats that play their hands out, in order."""
+
+    pairs: list[list[int]]
+
+    def copy(self) -> Duels:
+        """An independent copy."""
+        return Duels([list(pair) for pair in self.pairs])
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"duels": [[seat, seat], [seat, seat]]}``."""
+        return {DUELS_KEY: [list(pair) for pair in self.pairs]}
 
 
 @hookimpl
@@ -124,7 +141,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
     if tables(state).endgame.get("mode") == "duels":
         first = state.leader
         seats = [(first + i) % state.players for i in range(state.players)]
-        state.extra["duels"] = [seats[:2], seats[2:]]
+        state.set_plugin_state(DUELS_KEY, Duels([seats[:2], seats[2:]]))
 
 
 @hookimpl
@@ -134,14 +151,13 @@ def bezique_trick_players(state: GameState) -> list[int] | None:
     The second pair's first lead goes to the last trick winner's partner, the
     seat in the first one's place (S0 says only "similarly"; our reading).
     """
-    duels: list[list[int]] | None = state.extra.get("duels")
-    if duels is None:
+    if DUELS_KEY not in state.extra:
         return None
-    for pair in duels:
+    for pair in state.plugin_state(DUELS_KEY, Duels).pairs:
         if state.hands[pair[0]] or state.hands[pair[1]]:
             leader = state.leader if state.leader in pair else pair[0]
             return [leader, pair[1] if leader == pair[0] else pair[0]]
-    del state.extra["duels"]
+    state.drop_plugin_state(DUELS_KEY)
     return []
 
 

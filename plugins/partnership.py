@@ -20,7 +20,9 @@ what partners do differently, with the variant's switches:
   of a declaration is the declarer's own, as in the ordinary game.
 
 The three- and four-hand declaring rules (triple and second double bezique) are
-the ``multihand`` plugin's; a partnership variant lists both, this one last.
+the ``multihand`` plugin's; a partnership variant lists both, this one last, and
+the roles compose: :class:`PartnershipDeclarations` adds the shared beziques to
+whatever the roles composed before it allow, and judges them by the same rules.
 """
 
 from __future__ import annotations
@@ -29,17 +31,19 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState
-from bezique.hookspecs import hookimpl
-from bezique.plugins.multihand import multihand_refusal
+from bezique.hookspecs import DeclaringRole, hookimpl
 from bezique.plugins.ordinary import (
     Combination,
+    OrdinaryDeclarations,
     choose_copies,
     copy_groups,
     forms_combination,
-    tables,
-    turn_actions,
+    this_turn,
 )
 from bezique.variant import load_fragment
+
+__all__ = ["PartnershipDeclarations"]
+"""The role other plugins may compose with."""
 
 
 def _rules(state: GameState) -> dict[str, Any] | None:
@@ -67,37 +71,87 @@ def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int 
 
 
 @hookimpl
-def bezique_turn_actions(state: GameState, player: int) -> list[Action]:
-    """The multi-hand turn, plus double and triple beziques that take the partner's beziques."""
-    actions = turn_actions(state, player, refusal=multihand_refusal)
-    return actions + shared_bezique_declarations(state, player)
+def bezique_declaring_roles() -> list[type[DeclaringRole]]:
+    """The declaring of the plugins listed before, plus the partner's shared beziques."""
+    return [PartnershipDeclarations]
 
 
-def shared_bezique_declarations(state: GameState, player: int) -> list[Action]:
-    """Double and triple beziques made of the partner's declared beziques and the player's own.
+class PartnershipDeclarations(OrdinaryDeclarations):
+    """The declaring rules of the roles composed before it, plus S0's shared beziques.
 
-    Empty unless ``partnerships.shared_beziques`` is on, the stock lasts, and a
-    declaration (not an announcement) is open to the player now.
+    Double and triple beziques may take the partner's declared beziques
+    (``partnerships.shared_beziques``); every form is judged by the composed
+    role's :meth:`form_refusal` (the three-hand rules, when ``multihand`` is listed).
     """
-    rules = _rules(state)
-    if rules is None or not rules["shared_beziques"] or not state.stock_left():
-        return []
-    t = tables(state)
-    if t.one_per_trick and state.turn.scored:
-        return []
-    combos = [c for c in t.combinations(state) if c.pairs >= 2 and c.faces]
-    lent = _lendable(state, player, combos)
-    if not lent:
-        return []
-    own = copy_groups(state, state.hands[player])
-    theirs = copy_groups(state, lent)
-    actions: dict[tuple[object, ...], Action] = {}
-    for combo in combos:
-        for cards in _mixed_forms(combo, own, theirs):
-            if multihand_refusal(state, t, player, combo, cards, Kind.DECLARE) is None:
-                key = (combo.name, *sorted((state.card_key[c], c in lent) for c in cards))
-                actions.setdefault(key, Action(Kind.DECLARE, cards, combo.name))
-    return list(actions.values())
+
+    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+        """The turn of the roles before, plus beziques that take the partner's beziques."""
+        actions = super().turn_actions(state, player)
+        return actions + self.shared_bezique_declarations(state, player)
+
+    def shared_bezique_declarations(self, state: GameState, player: int) -> list[Action]:
+        """Double and triple beziques made of the partner's declared beziques and his own.
+
+        Empty unless ``partnerships.shared_beziques`` is on, the stock lasts, and a
+        declaration (not an announcement) is open to the player now.
+        """
+        rules = _rules(state)
+        if rules is None or not rules["shared_beziques"] or not state.stock_left():
+            return []
+        t = self.tables
+        if t.one_per_trick and this_turn(state).scored:
+            return []
+        combos = [c for c in t.combinations(state) if c.pairs >= 2 and c.faces]
+        lent = _lendable(state, player, combos)
+        if not lent:
+            return []
+        own = copy_groups(state, state.hands[player])
+        theirs = copy_groups(state, lent)
+        actions: dict[tuple[object, ...], Action] = {}
+        for combo in combos:
+            for cards in _mixed_forms(combo, own, theirs):
+                if self.form_refusal(state, player, combo, cards, Kind.DECLARE) is None:
+                    key = (combo.name, *sorted((state.card_key[c], c in lent) for c in cards))
+                    actions.setdefault(key, Action(Kind.DECLARE, cards, combo.name))
+        return list(actions.values())
+
+    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+        """Explain a refused declaration that names a partner's cards; others as before."""
+        if action.kind in (Kind.DECLARE, Kind.ANNOUNCE):
+            partners = state.partners(player)
+            lent = [c for c in action.cards if any(c in state.hands[p] for p in partners)]
+            if lent:
+                return self.lent_refusal(state, player, action, lent)
+        return super().refusal(state, player, action)
+
+    def lent_refusal(self, state: GameState, player: int, action: Action, lent: list[int]) -> str:
+        """Why a declaration taking the partner's cards ``lent`` is refused."""
+        rules = _rules(state)
+        if rules is None or not rules["shared_beziques"]:
+            return (
+                "a declaration uses only the declarer's own cards: partners may not pool them "
+                "(partnerships.shared_beziques false, BIC-4)"
+            )
+        combo = self.tables.combination(state, action.combo)
+        if combo is None or combo.pairs < 2 or action.kind != Kind.DECLARE:
+            return (
+                "only a double or triple bezique, declared (not announced), may take the "
+                "partner's beziques (S0 four-hand)"
+            )
+        if not forms_combination(state, combo, action.cards):
+            return f"those cards do not form {combo.name}"
+        if not set(lent) <= set(_lendable(state, player, [combo])):
+            return "the partner's cards must be bezique cards he has declared as a bezique"
+        queens = sum(state.deck.card_face[c] == combo.faces[0] for c in lent)
+        if 2 * queens != len(lent) or len(lent) == len(action.cards):
+            return (
+                "the partner lends whole beziques (a queen and a knave each), and the declarer "
+                "brings at least one bezique of his own (S0 four-hand)"
+            )
+        cards = tuple(sorted(action.cards))
+        return self.form_refusal(state, player, combo, cards, action.kind) or (
+            "that declaration is not legal now"
+        )
 
 
 def _lendable(state: GameState, player: int, combos: list[Combination]) -> list[int]:
@@ -139,44 +193,6 @@ def _pairs(
         for queens in choose_copies(list(groups.get(queen, {}).values()), count)
         for knaves in choose_copies(list(groups.get(knave, {}).values()), count)
     ]
-
-
-@hookimpl
-def bezique_refusal(state: GameState, player: int, action: Action) -> str | None:
-    """Explain a refused declaration that names a partner's cards; others fall through."""
-    if action.kind not in (Kind.DECLARE, Kind.ANNOUNCE):
-        return None
-    partners = state.partners(player)
-    lent = [c for c in action.cards if any(c in state.hands[p] for p in partners)]
-    if not lent:
-        return None
-    rules = _rules(state)
-    if rules is None or not rules["shared_beziques"]:
-        return (
-            "a declaration uses only the declarer's own cards: partners may not pool them "
-            "(partnerships.shared_beziques false, BIC-4)"
-        )
-    t = tables(state)
-    combo = t.combination(state, action.combo)
-    if combo is None or combo.pairs < 2 or action.kind != Kind.DECLARE:
-        return (
-            "only a double or triple bezique, declared (not announced), may take the partner's "
-            "beziques (S0 four-hand)"
-        )
-    if not forms_combination(state, combo, action.cards):
-        return f"those cards do not form {combo.name}"
-    if not set(lent) <= set(_lendable(state, player, [combo])):
-        return "the partner's cards must be bezique cards he has declared as a bezique"
-    queens = sum(state.deck.card_face[c] == combo.faces[0] for c in lent)
-    if 2 * queens != len(lent) or len(lent) == len(action.cards):
-        return (
-            "the partner lends whole beziques (a queen and a knave each), and the declarer "
-            "brings at least one bezique of his own (S0 four-hand)"
-        )
-    cards = tuple(sorted(action.cards))
-    return multihand_refusal(state, t, player, combo, cards, action.kind) or (
-        "that declaration is not legal now"
-    )
 
 
 # ---------------------------------------------------------------------- the variant's data

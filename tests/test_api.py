@@ -13,6 +13,7 @@ from stacked import royal_deal
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError, VariantError
 from bezique.game import GAME_OVER, PLAY, TURN, GameState, from_json, new_game, ruleset_for
+from bezique.plugins.ordinary import sevens_scored
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, scenario, stacked_deck
 from bezique.variant import load_variant
@@ -107,7 +108,7 @@ def hidden_cards_reshuffled(state: GameState, player: int, rng: random.Random) -
     together and dealt back into the same places (the declared cards stay where they are).
     """
     other = state.clone()
-    scored = set(state.extra.get("sevens_scored", ()))
+    scored = set(sevens_scored(state))
     opponents = [s for s in range(state.players) if s != player]
     pool = [c for c in other.stock if c not in scored]
     for seat in opponents:

@@ -24,7 +24,8 @@ from bezique.actions import Action, Kind
 from bezique.cli import main
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
-from bezique.plugins.ordinary import Combination, forms_combination, tables
+from bezique.plugins.grand import record
+from bezique.plugins.ordinary import Combination, blocked, forms_combination, tables, this_turn
 from bezique.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
 from bezique.variant import load_variant
@@ -347,7 +348,7 @@ def test_ladder_triple_again_once_its_double_is_broken(ladder: str) -> None:
     assert points(state) == {"double_bezique": 500, "triple_bezique": LADDER[ladder]}
     state.apply("draw")
     trick(state, "JD*", "9S")
-    double = next(cards for name, cards in state.extra["grand"]["combos"][0] if name[0] == "d")
+    double = next(cards for name, cards in record(state).combos[0] if name[0] == "d")
     assert state.played[-2] in double and not declarations(state)
     state.apply("draw")
     trick(state, "7H", "7D")
@@ -504,14 +505,14 @@ def oracle(state: GameState, made: list[tuple[str, tuple[int, ...]]]) -> set[str
     rows = state.rules.data["declarations"]["combinations"]
     hand = state.hands[seat]
     declared = {c for _, cards in made for c in cards}
-    fresh_now = set(state.turn.first_declared)
-    blocked = set(state.turn.blocked)
+    fresh_now = set(this_turn(state).first_declared)
+    barred = set(blocked(state))
     found: set[str] = set()
     for name, row in rows.items():
         size = len(row["ranks"]) if "ranks" in row else row.get("count") or 2 * row["beziques"]
         for cards in itertools.combinations(sorted(hand), size):
             combo = tables_combo(state, name)
-            if not forms_combination(state, combo, cards) or blocked & set(cards):
+            if not forms_combination(state, combo, cards) or barred & set(cards):
                 continue
             if set(cards) <= declared and not fresh_now & set(cards):
                 continue

@@ -20,6 +20,7 @@ import pytest
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.plugins.ordinary import announced
 from bezique.testing import play_out, points_by_rule, refuse, scenario, stacked_deck
 
 RANKS = "ATKQJ987"
@@ -754,7 +755,7 @@ def test_one_mode_announced_combination_lapses_when_the_stock_is_exhausted() -> 
     # ... but once he has drawn it is gone.
     state.apply("draw")
     assert state.stock_left() == 0
-    assert state.pending == [[], []]
+    assert announced(state) == [[], []]
     assert held(state, 0) == sorted(["JS", "JH", "JD", "JC", "KC", "QC", "9S", "7C"])
     play_out(state, ["play JH", "play 9H"])
     assert (state.phase, state.to_act) == ("play", 0)

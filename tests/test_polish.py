@@ -58,7 +58,7 @@ def trick(state: GameState, lead: str, follow: str) -> None:
 
 def open_texts(state: GameState, seat: int) -> list[str]:
     """A seat's open cards, sorted, as texts."""
-    return sorted(state.deck.card_text(c) for c in state.extra["places"][f"open-{seat}"])
+    return sorted(state.deck.card_text(c) for c in state.places()[f"open-{seat}"])
 
 
 def won_texts(state: GameState, seat: int) -> list[str]:
@@ -88,7 +88,7 @@ def check_polish_invariants(state: GameState) -> None:
     """Open rows hold only open cards, face up; turned-down cards hold none; hands none face up."""
     deck = state.deck
     for seat in range(state.players):
-        for card in state.extra["places"][f"open-{seat}"]:
+        for card in state.places()[f"open-{seat}"]:
             assert is_scoring(state, card), deck.card_text(card)
             assert state.on_table[card]
         for card in state.won[seat]:
@@ -115,7 +115,7 @@ def test_variant_file() -> None:
     assert data["brisques"]["timing"] == "immediate"
     for section in ("seven_of_trumps", "declarations", "brisques", "endgame", "game"):
         assert "Polish" in data[section]["source"], section
-    assert state.extra["places"] == {"open-0": [], "open-1": []}
+    assert state.places() == {"open-0": [], "open-1": []}
 
 
 # ---------------------------------------------------------------------- S0's examples
@@ -434,7 +434,7 @@ def test_other_refusals_name_the_rule() -> None:
     assert "nothing is announced" in str(refuse(state, "announce marriage"))
     assert "seven of trumps" in str(refuse(state, "exchange"))
     assert "not a combination" in str(refuse(state, "declare bigamy"))
-    kings = [c for c in state.extra["places"]["open-1"] if state.deck.card_text(c)[0] == "K"]
+    kings = [c for c in state.places()["open-1"] if state.deck.card_text(c)[0] == "K"]
     before = state.to_json()
     with pytest.raises(IllegalActionError, match="names its combination only"):
         state.apply(Action(Kind.DECLARE, tuple(sorted(kings)), "four_kings"))
@@ -521,7 +521,7 @@ def test_random_games_conform() -> None:
     """Random players: invariants after every action, JSON round trips, records replay.
 
     At least 500 hands.  ``check_invariants`` (every card in exactly one place,
-    the open rows counted through ``extra["places"]``; hand sizes; scores equal to
+    the open rows counted through ``state.places()``; hand sizes; scores equal to
     their events; a legal action while the game lasts) and the Polish invariants run
     after every action; the JSON round trip (``from_json`` replays the history) every
     200th action and at the end of each game; the record's replay at the end of each game.

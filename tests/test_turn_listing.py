@@ -1,6 +1,6 @@
 """The shortcuts of the ordinary plugin's turn listing give what the plain rules give.
 
-``turn_actions`` skips ``declaration_refusal`` when nothing can be refused,
+The declaring role's ``turn_actions`` skips ``form_refusal`` when nothing can be refused,
 skips the de-duplication of forms when no two can be alike, and finds the
 seven of trumps from the hand's bitboard.  These tests visit every trick
 winner's turn of random games and compare each list with the plain way: every
@@ -19,16 +19,31 @@ from bezique.actions import Action, Kind
 from bezique.game import TURN, GameState, new_game, ruleset_for
 from bezique.plugins.ordinary import (
     Combination,
-    _candidates,
-    _forms_of_single_copies,
+    OrdinaryDeclarations,
+    announced,
     combination_forms,
     copy_groups,
-    declaration_refusal,
-    seven_actions,
+    quick_tests,
+    sevens_scored,
     tables,
     tables_of,
-    turn_actions,
+    this_turn,
 )
+from bezique.plugins.ordinary.forms import forms_of_single_copies
+from bezique.ruleset import Ruleset
+
+
+def plain_role(rules: Ruleset) -> OrdinaryDeclarations:
+    """The variant's declaring role, made to check every form (never skipping refusals)."""
+    role = rules.declaring
+    assert isinstance(role, OrdinaryDeclarations)
+
+    class Plain(type(role)):  # type: ignore[misc]
+        def refuses_nothing(self, state: GameState, player: int) -> bool:
+            return False
+
+    return Plain(rules)
+
 
 VARIANTS = ["ordinary", "hoyle1909", "house-first-marriage", "grand", "three-hand", "polish"]
 """One of each way of declaring: several a trick, one a trick with announcements,
@@ -56,7 +71,7 @@ def plain_sevens(state: GameState, player: int) -> list[Action]:
     seven = state.deck.face(t.seven_rank, state.trump)
     face_of = state.deck.card_face
     for card in state.hands[player]:
-        if face_of[card] == seven and card not in state.extra["sevens_scored"]:
+        if face_of[card] == seven and card not in sevens_scored(state):
             show = Action(Kind.SHOW, (card,))
             if state.turn_up >= 0 and face_of[state.turn_up] != seven:
                 return [Action(Kind.EXCHANGE, (card,)), show]
@@ -67,10 +82,13 @@ def plain_sevens(state: GameState, player: int) -> list[Action]:
 @pytest.mark.parametrize("name", VARIANTS)
 def test_turn_lists_match_the_plain_rules(name: str) -> None:
     visited = refusals_skipped = 0
+    role = ruleset_for(name).declaring
+    plain_turn = plain_role(ruleset_for(name))
+    assert isinstance(role, OrdinaryDeclarations)
     for state in turns(name, games=6, seed=40):
         player = state.to_act
-        fast = turn_actions(state, player)
-        plain = turn_actions(state, player, refusal=declaration_refusal)  # never skips refusals
+        fast = role.turn_actions(state, player)
+        plain = plain_turn.turn_actions(state, player)  # never skips refusals
         assert fast == plain
         keys = [
             (a.combo, tuple(sorted(state.card_key[c] for c in a.cards)))
@@ -78,9 +96,11 @@ def test_turn_lists_match_the_plain_rules(name: str) -> None:
             if a.kind in (Kind.DECLARE, Kind.ANNOUNCE)
         ]
         assert len(keys) == len(set(keys)), "two declarations alike by copy keys"
-        assert seven_actions(state, tables(state), player) == plain_sevens(state, player)
+        assert role.seven_actions(state, player) == plain_sevens(state, player)
         visited += 1
-        refusals_skipped += not (state.turn.scored or state.declared_bits & state.held[player])
+        refusals_skipped += not (
+            this_turn(state).scored or state.declared_bits & state.held[player]
+        )
     assert visited > 50
     assert refusals_skipped > 10
 
@@ -93,7 +113,7 @@ def test_the_quick_yes_or_no_agrees_with_the_full_quick_test(name: str) -> None:
     rng = random.Random(5)
     found = 0
     for trump in range(4):
-        tests = t.quick_tests_for(trump)
+        tests = quick_tests(t, trump)
         for _ in range(2):
             for _ in range(1500):
                 hand = rng.sample(range(t.deck.size), 12)
@@ -121,17 +141,24 @@ def test_forms_read_off_the_bitboard_are_the_groups_own(name: str) -> None:
     # Where no face is held twice the forms are read off the bitboard; they must be
     # the forms the groups of interchangeable copies give, in the same order.
     read = grouped = 0
+    roles = {}
+    for apart in (False, True):
+
+        class Role(OrdinaryDeclarations):
+            table_cards_apart = apart
+
+        roles[apart] = Role(ruleset_for(name))
     for state in turns(name, games=6, seed=41):
         player = state.to_act
         t = tables(state)
         combos = t.combinations(state)
         for apart in (False, True):
             expected = plain_forms(state, combos, player, apart)
-            found = _candidates(state, t, player, combos, apart)
+            found = roles[apart].candidates(state, player, combos)
             assert found[: len(expected)] == expected  # then the announced forms still standing
-            assert len(found) - len(expected) <= len(state.pending[player])
+            assert len(found) - len(expected) <= len(announced(state)[player])
         for combo in combos:
-            single = _forms_of_single_copies(t, combo, state.held[player])
+            single = forms_of_single_copies(t, combo, state.held[player])
             if single is None:
                 grouped += 1
             elif single:

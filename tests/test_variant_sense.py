@@ -117,20 +117,20 @@ def test_a_needed_plugin_listed_after_is_refused(tmp_path: Path) -> None:
         (
             "[ordinary, polish, multihand]",
             "plugins 'polish' and 'multihand' cannot be played together: 'polish' answers "
-            "bezique_turn_actions, bezique_refusal alone (beside the plugins it builds on), and "
-            "'multihand' answers them too; list only one of them",
+            "bezique_declaring_roles alone (beside the plugins it builds on), and 'multihand' "
+            "answers it too; list only one of them",
         ),
         (
             "[ordinary, partnership, polish]",
             "plugins 'partnership' and 'polish' cannot be played together: 'polish' answers "
-            "bezique_turn_actions, bezique_refusal, bezique_next_declarer alone (beside the "
-            "plugins it builds on), and 'partnership' answers them too; list only one of them",
+            "bezique_declaring_roles, bezique_next_declarer alone (beside the plugins it builds "
+            "on), and 'partnership' answers them too; list only one of them",
         ),
         (
-            "[ordinary, grand, multihand]",
-            "plugins 'grand' and 'multihand' cannot be played together: 'grand' answers "
-            "bezique_turn_actions, bezique_refusal alone (beside the plugins it builds on), and "
-            "'multihand' answers them too; list only one of them",
+            "[ordinary, grand, polish]",
+            "plugins 'grand' and 'polish' cannot be played together: 'polish' answers "
+            "bezique_declaring_roles, bezique_trick_scores alone (beside the plugins it builds "
+            "on), and 'grand' answers them too; list only one of them",
         ),
     ],
 )

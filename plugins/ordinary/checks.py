@@ -35,7 +35,12 @@ def schema_fragment() -> dict[str, Any]:
 
 def problems(data: dict[str, Any]) -> list[Problem]:
     """Everything in a variant's (schema-valid) data the ordinary rules cannot play."""
-    return [*bezique_card_problems(data), *combination_size_problems(data), *scoring_problems(data)]
+    return [
+        *bezique_card_problems(data),
+        *combination_size_problems(data),
+        *scoring_problems(data),
+        *carte_blanche_problems(data),
+    ]
 
 
 def bezique_card_problems(data: dict[str, Any]) -> list[Problem]:
@@ -116,6 +121,23 @@ def scoring_problems(data: dict[str, Any]) -> list[Problem]:
             f"game.target {section(data, 'game').get('target')}; give one of them points",
         )
     ]
+
+
+def carte_blanche_problems(data: dict[str, Any]) -> list[Problem]:
+    """Carte blanche taken from the opponent, with more than two players."""
+    players: int = data["players"]
+    carte_blanche = data.get("carte_blanche", {})
+    if carte_blanche.get("enabled") and carte_blanche.get("from_opponent") and players > 2:
+        return [
+            (
+                [("carte_blanche", "from_opponent"), ("players",)],
+                "carte blanche taken from the opponent is S4's two-hand reading (A18); with "
+                f"{players} players no source says who pays, and taken from every other player "
+                "the scores may fall hand after hand so that the game never ends; set it false, "
+                "or play two hands",
+            )
+        ]
+    return []
 
 
 def combination_size(row: Any) -> int:

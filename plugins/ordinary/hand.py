@@ -1,0 +1,117 @@
+"""What the ordinary plugin keeps for the hand being played, and for a turn: typed states.
+
+:class:`OrdinaryHand` is kept in the game state (``state.plugin_state("ordinary",
+OrdinaryHand)``), made at each deal; the kernel copies it with the state and saves
+it in the saved state's ``extra`` (:meth:`OrdinaryHand.to_json`).  An
+:class:`OrdinaryTurn` is kept for one turn (``state.set_turn_state``), saved in ``turn``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bezique.state import PluginState
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
+HAND_KEY = "ordinary"
+"""Where the plugin keeps its :class:`OrdinaryHand` (``state.plugin_state``)."""
+
+Announced = list[tuple[str, tuple[int, ...]]]
+"""One seat's announced combinations: (name, cards sorted)."""
+
+
+@dataclass(slots=True)
+class OrdinaryHand(PluginState):
+    """The sevens of trumps scored and the combinations announced, this hand."""
+
+    sevens_scored: list[int]
+    """The sevens of trumps that have scored this hand (turned up, exchanged, shown, played)."""
+    pending: list[Announced]
+    """Per seat, the combinations announced to score after a later trick
+    (``declarations.per_trick: one``; they lapse when the stock is gone, A38)."""
+
+    @classmethod
+    def dealt(cls, players: int) -> OrdinaryHand:
+        """The state at the deal: nothing scored or announced."""
+        return cls([], [[] for _ in range(players)])
+
+    def copy(self) -> OrdinaryHand:
+        """An independent copy."""
+        return OrdinaryHand(list(self.sevens_scored), [list(seat) for seat in self.pending])
+
+    def to_json(self) -> dict[str, Any]:
+        """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``)."""
+        pending = [[[name, list(cards)] for name, cards in seat] for seat in self.pending]
+        return {"sevens_scored": list(self.sevens_scored), "pending": pending}
+
+
+@dataclass(slots=True)
+class OrdinaryTurn(PluginState):
+    """What the trick's winner has done so far in the turn under way (kept for that turn)."""
+
+    declared: list[int] = field(default_factory=list)
+    """Cards declared (scored) in this turn."""
+    scored: int = 0
+    """How many combinations were scored in this turn."""
+    first_declared: list[int] = field(default_factory=list)
+    """Cards declared in this turn that had never been declared before it."""
+    blocked: list[int] = field(default_factory=list)
+    """Cards taken in exchange for the seven of trumps, not declared this turn (A13)."""
+
+    def copy(self) -> OrdinaryTurn:
+        """An independent copy."""
+        return OrdinaryTurn(
+            list(self.declared), self.scored, list(self.first_declared), list(self.blocked)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """Its four fields by name, in the saved state's ``turn``."""
+        return {
+            "declared": list(self.declared),
+            "scored": self.scored,
+            "first_declared": list(self.first_declared),
+            "blocked": list(self.blocked),
+        }
+
+
+NOTHING_YET = OrdinaryTurn()
+"""What :func:`this_turn` reads when nothing has been done this turn (never changed)."""
+
+
+def this_turn(state: GameState) -> OrdinaryTurn:
+    """What has been done in the turn under way, to read (:data:`NOTHING_YET` if nothing)."""
+    found = state.turn.plugins.get(HAND_KEY)
+    return found if isinstance(found, OrdinaryTurn) else NOTHING_YET
+
+
+def changing_turn(state: GameState) -> OrdinaryTurn:
+    """What has been done in the turn under way, to add to (made at the turn's first change)."""
+    found = state.turn_state(HAND_KEY, OrdinaryTurn)
+    if found is None:
+        found = OrdinaryTurn()
+        state.set_turn_state(HAND_KEY, found)
+    return found
+
+
+def blocked(state: GameState) -> list[int]:
+    """The cards the player to act took in exchange for the seven this turn (none: ``[]``)."""
+    return this_turn(state).blocked
+
+
+def hand_state(state: GameState) -> OrdinaryHand:
+    """Return the plugin's state of the hand being played (made at the deal)."""
+    found: OrdinaryHand = state.extra[HAND_KEY]  # the plugin's own key: no type check
+    return found
+
+
+def sevens_scored(state: GameState) -> list[int]:
+    """The sevens of trumps that have scored this hand (a live list: the plugin's own)."""
+    return hand_state(state).sevens_scored
+
+
+def announced(state: GameState) -> list[Announced]:
+    """Per seat, the combinations announced this hand and not yet scored (live lists)."""
+    return hand_state(state).pending

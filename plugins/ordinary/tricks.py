@@ -1,0 +1,230 @@
+"""The ordinary game's play and scores outside declaring, as the plugin's hook answers.
+
+* the deal: a seven turned up, carte blanche (F334, A19);
+* the trick: the higher card of the suit led or a trump wins, and of two
+  identical cards the first played (S0 and S2 on play);
+* the end-game duties once the stock is gone: follow suit, win if able, trump if
+  void and able (S0 on the last eight tricks);
+* brisques, the last trick, and who has won the game (S0 footnotes 4 and 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bezique.actions import ScoreEvent
+from bezique.hookspecs import hookimpl
+from bezique.plugins.ordinary.combinations import KEY, Tables, tables
+from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, hand_state
+from bezique.plugins.ordinary.sevens import sevens_played, turned_up
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
+
+_MEMO_LIMIT = 1 << 16
+"""Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
+
+
+# ---------------------------------------------------------------------- the deal
+
+
+@hookimpl
+def bezique_after_deal(state: GameState) -> None:
+    """Start the plugin's state of the hand: no seven scored, nothing announced."""
+    state.set_plugin_state(HAND_KEY, OrdinaryHand.dealt(state.players))
+
+
+@hookimpl
+def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
+    """A seven of trumps turned up scores for the dealer (S0 and S2 tables); carte blanche."""
+    t = tables(state)
+    events = turned_up(state, t)
+    if t.carte_blanche["enabled"]:
+        events.extend(cartes_blanches(state, t))
+    return events
+
+
+def cartes_blanches(state: GameState, t: Tables) -> list[ScoreEvent]:
+    """Each hand dealt without any of the carte blanche ranks is shown and scores.
+
+    The hand is shown before the first trick (F334, A19), so the claim is made at
+    the deal; the event lists the cards shown.
+    """
+    rule = t.carte_blanche
+    barred = {state.deck.rank_index(r) for r in rule["ranks"]}
+    events = []
+    for seat, hand in enumerate(state.hands):
+        if any(state.deck.card_rank[c] in barred for c in hand):
+            continue
+        shown = " ".join(state.deck.card_text(c) for c in hand)
+        events.append(ScoreEvent(seat, rule["points"], "carte_blanche", shown))
+        if rule["from_opponent"]:
+            for other in range(state.players):
+                if other != seat:
+                    events.append(
+                        ScoreEvent(other, -rule["points"], "carte_blanche.from_opponent", shown)
+                    )
+    return events
+
+
+# ---------------------------------------------------------------------- tricks
+
+
+@hookimpl
+def bezique_trick_winner(state: GameState, cards: list[int]) -> int:
+    """Return the position of the winning card: highest of the suit led, or highest trump."""
+    suit_of = state.deck.card_suit
+    rank_of = state.deck.card_rank
+    trump = state.trump
+    if len(cards) == 2:  # the two-hand game's every trick, spelt out for speed
+        lead, second = cards
+        if suit_of[second] == suit_of[lead]:
+            return 1 if rank_of[second] < rank_of[lead] else 0
+        return 1 if suit_of[second] == trump else 0
+    best = 0
+    best_suit = suit_of[cards[0]]
+    best_rank = rank_of[cards[0]]
+    for position in range(1, len(cards)):
+        card = cards[position]
+        suit = suit_of[card]
+        if suit == best_suit:
+            if rank_of[card] < best_rank:  # identical cards: the first played stays
+                best, best_rank = position, rank_of[card]
+        elif suit == trump:
+            best, best_suit, best_rank = position, suit, rank_of[card]
+    return best
+
+
+@hookimpl
+def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int]:
+    """Free play while the stock lasts; the end-game duties once it is gone."""
+    if state.stock or state.turn_up >= 0 or not state.trick:
+        return cards
+    return endgame_plays(state, cards)
+
+
+def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
+    """Return the cards that meet the end-game duties: follow, win if able, trump if void."""
+    duties = tables(state).endgame
+    suit_of = state.deck.card_suit
+    rank_of = state.deck.card_rank
+    trick = state.trick
+    led = suit_of[trick[0]]
+    best = trick[bezique_trick_winner(state, trick)]
+    best_suit, best_rank = suit_of[best], rank_of[best]
+    follow = [c for c in cards if suit_of[c] == led]
+    if follow and duties["follow_suit"]:
+        if duties["must_win"] and best_suit == led:
+            beating = [c for c in follow if rank_of[c] < best_rank]
+            if beating:
+                return beating
+        return follow
+    trump = state.trump
+    if not follow and duties["must_trump"] and trump >= 0 and led != trump:
+        trumps = [c for c in cards if suit_of[c] == trump]
+        if best_suit == trump:
+            trumps = [c for c in trumps if rank_of[c] < best_rank]
+        if trumps:
+            return trumps
+    return cards
+
+
+def play_refusal(state: GameState, player: int) -> str | None:
+    """Why a card the player holds may not be played now: the end-game duties, or None."""
+    if state.stock_left() or not state.trick:
+        return None
+    allowed = " ".join(state.deck.card_text(c) for c in endgame_plays(state, state.hands[player]))
+    return (
+        "once the stock is gone the second player must follow suit, win the trick if "
+        f"able, and trump if void and able (endgame, S0): play one of {allowed}"
+    )
+
+
+# ---------------------------------------------------------------------- scores
+
+
+@hookimpl
+def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
+    """Brisques won (when scored at once), the last trick, and sevens scored on play."""
+    t = state.rules.tables.get(KEY) or tables(state)
+    events: list[ScoreEvent] = []
+    if t.brisques_now:
+        brisques = t.brisque_events.get((winner, *cards))
+        if brisques is None:
+            brisques = brisques_won(t, winner, cards)
+        if brisques:
+            events.extend(brisques)
+    if t.sevens_on_play and (state.stock or state.turn_up >= 0):
+        events.extend(sevens_played(state, t))
+    if (
+        # The trick whose draws take the last of the stock (fewer cards than players are
+        # left only where a surplus went unnoticed at a refereed table).
+        0 < len(state.stock) + (state.turn_up >= 0) <= state.players
+        if t.last_trick_exhausts
+        else not any(state.hands)
+    ):
+        state.mark_last_trick(winner)
+        events.append(ScoreEvent(winner, t.last_trick_points, "last_trick"))
+    return events
+
+
+def brisques_won(t: Tables, winner: int, cards: Sequence[int]) -> tuple[ScoreEvent, ...]:
+    """Return the score of the brisques in the trick ``cards`` won by ``winner``, if any.
+
+    Remembered per winner and trick (a two-hand game has a few thousand).
+    """
+    key = (winner, *cards)
+    found = t.brisque_events.get(key)
+    if found is None:
+        brisques = [c for c in cards if t.brisque[c]]
+        found = ()
+        if brisques:
+            detail = " ".join([t.deck.card_texts[c] for c in brisques])
+            points = t.brisque_points * len(brisques)
+            found = (ScoreEvent(winner, points, "brisques", detail),)
+        if len(t.brisque_events) < _MEMO_LIMIT:
+            t.brisque_events[key] = found
+    return found
+
+
+@hookimpl
+def bezique_stock_exhausted(state: GameState) -> None:
+    """Declared cards go back into the hands; announced combinations lapse (A38)."""
+    for hand in state.hands:
+        for card in hand:
+            if state.on_table[card]:
+                state.set_card(card, False, state.levels[card])
+    hand_state(state).pending = [[] for _ in range(state.players)]
+
+
+@hookimpl
+def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
+    """Brisques counted at the end of the hand, when the variant counts them then."""
+    t = tables(state)
+    if t.brisques_now:
+        return []
+    events = []
+    for seat, won in enumerate(state.won):
+        count = sum(map(t.brisque.__getitem__, won))
+        if count:
+            events.append(ScoreEvent(seat, count * t.brisque_points, "brisques", "end of hand"))
+    return events
+
+
+@hookimpl
+def bezique_game_winner(state: GameState, hand_over: bool) -> int:
+    """The first side to reach the target wins; if several reach it at once, precedence decides."""
+    t = state.rules.tables.get(KEY) or tables(state)
+    game = t.game
+    if max(state.scores) < t.target or (not hand_over and game["check"] == "hand_end"):
+        return -1
+    scores = state.scores
+    over = [side for side, score in enumerate(scores) if score >= game["target"]]
+    if not over:
+        return -1
+    precedence = len(over) > 1 and game["both_over"] == "last_trick_winner"
+    last = state.side_of[state.last_trick_winner] if state.last_trick_winner >= 0 else -1
+    if precedence and last in over:
+        return last
+    return max(over, key=lambda side: scores[side])
