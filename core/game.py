@@ -374,7 +374,7 @@ class GameState(StateData):
         self.phase = GAME_OVER
         self._legal = []
         # The settlement (a game bonus, a rubicon) is scored; the winner stands.
-        self._record(self.rules.settlement(self))
+        self._record(self.rules.settlement(self) or ())
 
     def _record(self, events: Sequence[ScoreEvent]) -> None:
         """Add score events to the totals and the ledger, for the hand being played."""

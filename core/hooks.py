@@ -29,9 +29,12 @@ HookFunction = Callable[..., Any]
 
 
 class ScoresOf(Protocol):
-    """A resolved collect hook of the state alone: every plugin's score events, joined."""
+    """A resolved collect hook of the state alone: every plugin's score events, joined.
 
-    def __call__(self, state: GameState, /) -> list[ScoreEvent]:
+    None counts as no events (one plugin's answer is passed on as it is).
+    """
+
+    def __call__(self, state: GameState, /) -> list[ScoreEvent] | None:
         """The score events of every plugin, in the order the plugins are listed."""
 
 
@@ -59,7 +62,9 @@ class LegalPlays(Protocol):
 class TrickScores(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_trick_scores`."""
 
-    def __call__(self, state: GameState, winner: int, cards: list[int], /) -> list[ScoreEvent]:
+    def __call__(
+        self, state: GameState, winner: int, cards: list[int], /
+    ) -> list[ScoreEvent] | None:
         """Every plugin's score events for the trick."""
 
 
@@ -73,7 +78,7 @@ class AfterTrick(Protocol):
 class DrawScores(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_draw_scores`."""
 
-    def __call__(self, state: GameState, player: int, card: int, /) -> list[ScoreEvent]:
+    def __call__(self, state: GameState, player: int, card: int, /) -> list[ScoreEvent] | None:
         """Every plugin's score events for the card drawn."""
 
 
@@ -164,10 +169,12 @@ def _first_result(functions: list[HookFunction]) -> HookFunction:
 
 
 def _joined(functions: list[HookFunction]) -> HookFunction:
-    """Collect: every implementation's list, joined in order (None counts as empty)."""
+    """Collect: every implementation's list, joined in order (None counts as empty).
+
+    With one implementation, it is called as it is (its answer may be None).
+    """
     if len(functions) == 1:
-        only = functions[0]
-        return lambda *args: only(*args) or []
+        return functions[0]
 
     def call(*args: Any) -> list[Any]:
         joined: list[Any] = []

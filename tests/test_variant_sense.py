@@ -129,8 +129,8 @@ def test_a_needed_plugin_listed_after_is_refused(tmp_path: Path) -> None:
         (
             "[ordinary, grand, polish]",
             "plugins 'grand' and 'polish' cannot be played together: 'polish' answers "
-            "bezique_declaring_roles, bezique_trick_scores alone (beside the plugins it builds "
-            "on), and 'grand' answers them too; list only one of them",
+            "bezique_declaring_roles alone (beside the plugins it builds on), and 'grand' "
+            "answers it too; list only one of them",
         ),
     ],
 )

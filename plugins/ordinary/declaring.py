@@ -39,7 +39,7 @@ from bezique.plugins.ordinary.forms import (
 from bezique.plugins.ordinary.hand import (
     HAND_KEY,
     NOTHING_YET,
-    Announced,
+    OrdinaryHand,
     changing_turn,
     hand_state,
     this_turn,
@@ -82,17 +82,36 @@ class OrdinaryDeclarations:
         self.tables: Tables = tables_of(rules)
         self.may_skip_checks = _vouched(type(self))
         """Whether :meth:`refuses_nothing` may be asked (see there), for this class's rules."""
+        self.remembers_quiet = type(self).declared_bits is OrdinaryDeclarations.declared_bits
+        """Whether a hand with nothing to declare is remembered (see :meth:`turn_actions`):
+        not where :meth:`declared_bits` is overridden, as a card may be fresh again then
+        (Grand's re-declaration)."""
 
     # ------------------------------------------------------------------ the kernel's protocol
 
     def turn_actions(self, state: GameState, player: int) -> list[Action]:
-        """What the trick's winner may do before drawing: the seven, then combinations."""
+        """What the trick's winner may do before drawing: the seven, then combinations.
+
+        A hand of his in which nothing could be declared is remembered; the next
+        time, if he announced nothing and the turn has just begun, only the
+        combinations his new cards could join are tested: removing cards never makes
+        a combination, and a card of his that was not fresh then is not now.
+        """
         if not state.stock and state.turn_up < 0:
             return []
         t = self.tables
-        tests = t.tests_by_trump.get(state.trump) or quick_tests(t, state.trump)
+        trump = state.trump
+        tests = t.tests_by_trump.get(trump) or quick_tests(t, trump)
         held = state.held[player]
-        pending: Announced = state.extra[HAND_KEY].pending[player]  # hand_state(), inlined
+        kept: OrdinaryHand = state.extra[HAND_KEY]  # hand_state(), inlined
+        pending = kept.pending[player]
+        actions = self.seven_actions(state, player) if held & tests.sevens else []
+        fresh_turn = not state.turn.plugins and self.remembers_quiet
+        if fresh_turn and not pending:
+            quiet_trump, quiet_held = kept.quiet[player]
+            if quiet_trump == trump and not tests.any_with(held, held & ~quiet_held):
+                kept.quiet[player] = (trump, held)
+                return actions
         # Cards never declared; any card counts when the rules need no new card, or may
         # score an announced combination.
         fresh_cards = held
@@ -103,8 +122,9 @@ class OrdinaryDeclarations:
         if first_declared:  # new when the turn began (see form_refusal)
             fresh_cards |= sum(1 << c for c in first_declared)
         possible = tests.possible(held, fresh_cards)
-        actions = self.seven_actions(state, player) if held & tests.sevens else []
         if not possible and not pending:
+            if fresh_turn:
+                kept.quiet[player] = (trump, held)
             return actions
         kind = Kind.ANNOUNCE if t.one_per_trick and turn.scored else Kind.DECLARE
         for combo, cards in self.legal_forms(state, player, kind, possible):

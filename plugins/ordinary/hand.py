@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 HAND_KEY = "ordinary"
 """Where the plugin keeps its :class:`OrdinaryHand` (``state.plugin_state``)."""
 
+NO_QUIET = (-2, 0)
+"""No hand of the seat's is known to have nothing to declare (see :attr:`OrdinaryHand.quiet`)."""
+
 Announced = list[tuple[str, tuple[int, ...]]]
 """One seat's announced combinations: (name, cards sorted)."""
 
@@ -32,15 +35,22 @@ class OrdinaryHand(PluginState):
     pending: list[Announced]
     """Per seat, the combinations announced to score after a later trick
     (``declarations.per_trick: one``; they lapse when the stock is gone, A38)."""
+    quiet: list[tuple[int, int]] = field(default_factory=list)
+    """A cache, not saved: per seat, ``(trump, held)`` of the last hand of his in which
+    nothing could be declared (see :meth:`OrdinaryDeclarations.turn_actions
+    <bezique.plugins.ordinary.declaring.OrdinaryDeclarations.turn_actions>`), or
+    ``(-2, 0)``.  A state rebuilt from its saved form starts without it and plays the
+    same."""
 
     @classmethod
     def dealt(cls, players: int) -> OrdinaryHand:
         """The state at the deal: nothing scored or announced."""
-        return cls([], [[] for _ in range(players)])
+        return cls([], [[] for _ in range(players)], [NO_QUIET] * players)
 
     def copy(self) -> OrdinaryHand:
         """An independent copy."""
-        return OrdinaryHand(list(self.sevens_scored), [list(seat) for seat in self.pending])
+        pending = [list(seat) for seat in self.pending]
+        return OrdinaryHand(list(self.sevens_scored), pending, list(self.quiet))
 
     def to_json(self) -> dict[str, Any]:
         """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``)."""

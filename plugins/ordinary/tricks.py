@@ -150,11 +150,11 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
     t = state.rules.tables.get(KEY) or tables(state)
     events: list[ScoreEvent] = []
     if t.brisques_now:
-        brisques = t.brisque_events.get((winner, *cards))
-        if brisques is None:
-            brisques = brisques_won(t, winner, cards)
-        if brisques:
-            events.extend(brisques)
+        brisque = t.brisque
+        for card in cards:
+            if brisque[card]:  # (a trick without a brisque needs no look-up)
+                events.extend(brisques_won(t, winner, cards))
+                break
     if t.sevens_on_play and (state.stock or state.turn_up >= 0):
         events.extend(sevens_played(state, t))
     if (
