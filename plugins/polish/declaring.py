@@ -10,7 +10,12 @@ from collections.abc import Iterable
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState, ScoreEvent
-from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, combination_forms
+from bezique.plugins.ordinary import (
+    Combination,
+    OrdinaryDeclarations,
+    combination_forms,
+    quick_tests,
+)
 from bezique.plugins.polish.rows import EXCHANGE, hand, open_cards, polish_tables
 
 
@@ -31,13 +36,23 @@ class PolishDeclarations(OrdinaryDeclarations):
         new = kept.new
         if not new:
             return actions
-        face_of = state.deck.card_face
-        new_faces = 0
+        bits = state.deck.bits
+        rows = kept.rows[player]
+        open_bits = new_bits = 0
+        for card in rows:
+            open_bits |= bits[card]
         for card in new:
-            new_faces |= 1 << face_of[card]
-        groups = _groups(state, kept.rows[player], new)
-        for combo in self.tables.combinations(state):
-            if combo.mask & new_faces and self.best_form(state, player, combo, groups) is not None:
+            new_bits |= bits[card]
+        # The quick tests first: a combination none of whose forms among the open cards
+        # takes a card of the trick is never declared (form_refusal).
+        t = self.tables
+        tests = t.tests_by_trump.get(state.trump) or quick_tests(t, state.trump)
+        possible = tests.possible(open_bits, new_bits)
+        if not possible:
+            return actions
+        groups = _groups(state, rows, new)
+        for combo in t.combinations(state):  # in the table's order
+            if combo in possible and self.best_form(state, player, combo, groups) is not None:
                 actions.append(Action(Kind.DECLARE, (), combo.name))
         return actions
 
