@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import pytest
 
-from bezique import hookspecs
+from bezique import hookspecs, registry, ruleset
 from bezique.cli import main
 from bezique.errors import VariantError
 from bezique.game import GameState, new_game
@@ -166,6 +166,10 @@ def test_readme_python_example_runs(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    # An example may register a plugin: it is forgotten after the example.
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
     code = compile(example.text, f"README.md:{example.line}", "exec")
     namespace: dict[str, object] = {"__name__": "readme_example"}
     exec(code, namespace)
