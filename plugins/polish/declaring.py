@@ -52,9 +52,22 @@ class PolishDeclarations(OrdinaryDeclarations):
             return actions
         groups = _groups(state, rows, new)
         for combo in t.combinations(state):  # in the table's order
-            if combo in possible and self.best_form(state, player, combo, groups) is not None:
+            if combo in possible and self.has_form(state, player, combo, groups):
                 actions.append(Action(Kind.DECLARE, (), combo.name))
         return actions
+
+    def has_form(
+        self,
+        state: GameState,
+        player: int,
+        combo: Combination,
+        groups: dict[int, dict[int, list[int]]],
+    ) -> bool:
+        """Whether ``combo`` has a legal form among the open cards (:meth:`best_form` finds one)."""
+        return any(
+            self.form_refusal(state, player, combo, cards, Kind.DECLARE) is None
+            for _, cards in combination_forms(state, combo, groups)
+        )
 
     def form_refusal(
         self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
