@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bezique import notation, refusals, saved, stock, views
+from bezique import notation, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
@@ -266,59 +266,6 @@ class GameState(StateData):
         else:
             self._offer_turn(self._next_declarer(winner, False), after_trick=True)
 
-    def _next_declarer(self, seat: int, declared: bool) -> int:
-        """The seat the rules let declare after ``seat`` ends his turn, or -1 (draw)."""
-        hook = self.rules.next_declarer
-        found = hook(self, seat, declared) if hook is not None else None
-        return -1 if found is None else int(found)
-
-    def _offer_turn(self, seat: int, after_trick: bool = False) -> None:
-        """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw.
-
-        ``after_trick``: no one has had a turn since the trick (see :meth:`_draw_after_trick`).
-        """
-        while seat >= 0:
-            actions = self.rules.declaring.turn_actions(self, seat)
-            if actions:
-                self.open_turn(seat, actions)
-                return
-            seat = self._next_declarer(seat, False)
-        if after_trick:
-            self._draw_after_trick()
-        else:
-            self._draw()
-
-    def _draw_after_trick(self) -> None:
-        """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
-
-        In a refereed game the winner's draw is a moment a table action may come
-        before (an irregularity reported: S0's drawing out of turn is claimed
-        before the injured player draws), so he is given a turn whose only action
-        ends it.
-        """
-        if self.referee and self.stock_left():
-            self.open_turn(self.leader, ())
-        else:
-            self._draw()
-
-    def open_turn(self, seat: int, actions: Sequence[Action]) -> None:
-        """Begin ``seat``'s turn after a trick, with the turn actions the rules allow him."""
-        self.turn = TurnState()
-        self.phase = TURN
-        self.to_act = seat
-        self._legal = [*actions, END_TURN]
-
-    def _end_turn(self) -> None:
-        """End the declarer's turn: the next declarer's turn, if the rules name one, or the draw."""
-        if self.rules.next_declarer is None:
-            self._draw()
-            return
-        # Did he do anything in his turn?  Look behind table actions.
-        before = (a for a in reversed(self.history[:-1]) if a.kind not in TABLE_KINDS)
-        declared = next(before, END_TURN).kind not in (_PLAY, _END_TURN)
-        self.turn = NO_TURN
-        self._offer_turn(self._next_declarer(self.to_act, declared))
-
     def draw_round(self) -> None:
         """Draw, the trick's winner first, and go on to the next trick (or end the hand).
 
@@ -342,52 +289,6 @@ class GameState(StateData):
         self.dealer = (self.dealer - 1) % self.players
         self._deal_next_hand(shuffle=True)
 
-    def _end_hand(self) -> None:
-        """Score the hand's end; end the game if it is won, else deal the next hand."""
-        self._score(self.rules.hand_scores(self))
-        if self.phase == GAME_OVER:
-            return
-        winner = self.rules.game_winner(self, True)
-        if winner is not None and winner >= 0:
-            self._finish_game(winner)
-        else:
-            self._deal_next_hand()
-
-    def _score(self, events: Sequence[ScoreEvent] | None) -> None:
-        """Add score events to the totals; end the game if the rules say it is won."""
-        if not events:
-            return
-        self._record(events)
-        if max(self.scores) >= self.rules.target:
-            winner = self.rules.game_winner(self, False)
-            if winner is not None and winner >= 0:
-                self._finish_game(winner)
-
-    def score(self, events: Sequence[ScoreEvent]) -> None:
-        """Record scores on behalf of a plugin (its turn actions score through this)."""
-        self._legal = None
-        self._score(events)
-
-    def _finish_game(self, winner: int) -> None:
-        """End the game: ``winner`` has won it, and no action is legal any more."""
-        self.winner = winner
-        self.phase = GAME_OVER
-        self._legal = []
-        # The settlement (a game bonus, a rubicon) is scored; the winner stands.
-        self._record(self.rules.settlement(self) or ())
-
-    def _record(self, events: Sequence[ScoreEvent]) -> None:
-        """Add score events to the totals and the ledger, for the hand being played."""
-        scores = self.scores
-        hand_points = self.hand_points
-        side_of = self.side_of
-        for player, points, _, _ in events:
-            side = side_of[player]
-            scores[side] += points
-            hand_points[side] += points
-        self.events.extend(events)
-        self.event_hands.extend([self.hand_no] * len(events))
-
     # ------------------------------------------------------------------ the other jobs
     # Functions of the state in other modules, offered as methods (the state is `self`).
 
@@ -398,6 +299,16 @@ class GameState(StateData):
     action_id = notation.action_id
     legal_action_ids = notation.legal_action_ids
     _end_word = notation.end_word
+    _end_hand = scores.end_hand
+    _score = scores.score_events
+    score = scores.plugin_score
+    _finish_game = scores.finish_game
+    _record = scores.record
+    _next_declarer = turns.next_declarer
+    _offer_turn = turns.offer_turn
+    _draw_after_trick = turns.draw_after_trick
+    open_turn = turns.open_turn
+    _end_turn = turns.end_turn
     _deal_next_hand = stock.deal_hand
     _draw = stock.draw
     draw_card = stock.draw_card

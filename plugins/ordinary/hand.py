@@ -35,7 +35,7 @@ class OrdinaryHand(PluginState):
     pending: list[Announced]
     """Per seat, the combinations announced to score after a later trick
     (``declarations.per_trick: one``; they lapse when the stock is gone, A38)."""
-    quiet: list[tuple[int, int]] = field(default_factory=list)
+    quiet: list[tuple[int, int]] = field(default_factory=list, compare=False)
     """A cache, not saved: per seat, ``(trump, held)`` of the last hand of his in which
     nothing could be declared (see :meth:`OrdinaryDeclarations.turn_actions
     <bezique.plugins.ordinary.declaring.OrdinaryDeclarations.turn_actions>`), or
