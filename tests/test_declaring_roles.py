@@ -278,7 +278,7 @@ def test_a_refused_second_double_says_what_it_takes(tmp_path: Path) -> None:
 
 def readme_plugin_example() -> str:
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    start = text.index("```python\n", text.index("### Writing a variant plugin"))
+    start = text.index("```python\n", text.index("### Rules as roles that compose"))
     return text[start + len("```python\n") : text.index("```\n", start + 1)]
 
 
