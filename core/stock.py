@@ -76,6 +76,8 @@ def draw(state: GameState) -> None:
             return  # play waits in a phase a plugin opened; state.draw_round() goes on
         if drawn is None and state.rules.draw_scores is not None:
             draw_scored(state)
+            if state.is_over():  # a card drawn scored the game's last points
+                return
         elif drawn is None and len(stock) >= state.players:
             hands = state.hands
             held = state.held

@@ -165,6 +165,18 @@ def test_draw_scores_score_each_card_as_it_is_drawn(tmp_path: Path) -> None:
     assert points_by_rule(game, 0) == {"carte_blanche.repeated": 100}  # QS: blank no more
 
 
+def test_a_draw_that_scores_the_last_points_ends_the_game_there(tmp_path: Path) -> None:
+    registry.register_plugin("blank-draws", BlankDraws())
+    short = "game:\n  target: 50\n"
+    path = house(tmp_path, "ordinary", "blank-draws", extra=short)
+    game = blank_deal(path, ["8C", "KS", "9D", "7C"])
+    game.apply("play 7S")
+    game.apply("play 7D")
+    assert game.scores == [50, 0] and game.winner == 0
+    assert game.is_over() and game.legal_actions() == []
+    assert len(game.hands[1]) == 7  # seat 1 never drew: the game ended at seat 0's card
+
+
 def test_without_a_draw_scores_hook_the_draw_asks_nothing() -> None:
     assert new_game("ordinary", seed=1).rules.draw_scores is None
 
