@@ -76,6 +76,14 @@ class Deck:
         cards = data["cards"]
         return cls(cards["ranks"], cards["suits"], cards["packs"])
 
+    def mask(self, cards: Iterable[int]) -> int:
+        """The bitboard of ``cards``: bit ``1 << card`` set for each."""
+        bits = self.bits
+        found = 0
+        for card in cards:
+            found |= bits[card]
+        return found
+
     def face(self, rank: int, suit: int) -> int:
         """Return the face index of rank index ``rank`` in suit index ``suit``."""
         return suit * len(self.ranks) + rank

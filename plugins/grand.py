@@ -36,7 +36,6 @@ through (returns None) for the rest.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -87,10 +86,6 @@ class GrandRecord(PluginState):
 def record(state: GameState) -> GrandRecord:
     """Return this hand's record of declarations (made at each deal)."""
     return state.plugin_state(_KEY, GrandRecord)
-
-
-def _bits(cards: Sequence[int]) -> int:
-    return sum(1 << c for c in cards)
 
 
 def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]:
@@ -173,7 +168,7 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     def declared_bits(self, state: GameState, player: int) -> int:
         """Every card declared this hand, whatever its combinations have become."""
-        return _bits(record(state).declared)
+        return state.deck.mask(record(state).declared)
 
     def refuses_nothing(self, state: GameState, player: int) -> bool:
         """Never: the record's rules (a broken combination's cards) are not in the levels."""

@@ -120,7 +120,7 @@ class OrdinaryDeclarations:
         turn = this_turn(state) if state.turn.plugins else NOTHING_YET
         first_declared = turn.first_declared
         if first_declared:  # new when the turn began (see form_refusal)
-            fresh_cards |= sum(1 << c for c in first_declared)
+            fresh_cards |= state.deck.mask(first_declared)
         possible = tests.possible(held, fresh_cards)
         if not possible and not pending:
             if fresh_turn:

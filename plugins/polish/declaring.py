@@ -36,13 +36,8 @@ class PolishDeclarations(OrdinaryDeclarations):
         new = kept.new
         if not new:
             return actions
-        bits = state.deck.bits
         rows = kept.rows[player]
-        open_bits = new_bits = 0
-        for card in rows:
-            open_bits |= bits[card]
-        for card in new:
-            new_bits |= bits[card]
+        open_bits, new_bits = state.deck.mask(rows), state.deck.mask(new)
         # The quick tests first: a combination none of whose forms among the open cards
         # takes a card of the trick is never declared (form_refusal).
         t = self.tables
