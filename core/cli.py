@@ -284,7 +284,7 @@ def _replay(args: argparse.Namespace) -> int:
         "actions": len(state.history),
         "hands": hand_summaries(state),
         "scores": list(state.scores),
-        "winner": state.winner if state.is_over() else None,
+        "winner": state.winner if state.is_over() and state.winner >= 0 else None,
         "over": state.is_over(),
         "headers": data.get("headers", {}),
         "rules": {
@@ -306,7 +306,8 @@ def _replay(args: argparse.Namespace) -> int:
     totals = ", ".join(f"{state.side_name(s)}: {p}" for s, p in enumerate(result["scores"]))
     print(f"game: {totals}")
     if state.is_over():
-        print(f"winner: {state.side_name(state.winner)}")
+        won = state.side_name(state.winner) if state.winner >= 0 else "none, the game is drawn"
+        print(f"winner: {won}")
     else:
         print(f"game not finished: seat {state.to_act} to act ({state.phase})")
     return 0

@@ -275,7 +275,8 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     Called after every score (``hand_over`` false) and after each hand
     (``hand_over`` true).  The winner is a side: a seat, or with partnerships
     the index of a partnership in ``state.side_of``.  Return ``-1`` for "not
-    over" to stop the fall-through.
+    over" to stop the fall-through, or :data:`bezique.state.DRAWN_GAME` for a game
+    over that no side has won (``state.winner`` is then -1, and the game is over).
     """
 
 
@@ -283,7 +284,8 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
 def bezique_settlement(state: GameState) -> list[ScoreEvent] | None:
     """Collect: the scores settled once the game is won (a game bonus, a rubicon).
 
-    Called once, when the game is over: ``state.winner`` is the winning side.
+    Called once, when the game is over: ``state.winner`` is the winning side (-1 for a
+    drawn game).
     The events are added to the scores and the ledger without asking
     :func:`bezique_game_winner` again.
     """

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bezique.actions import ScoreEvent
-from bezique.state import GAME_OVER
+from bezique.state import DRAWN_GAME, GAME_OVER
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -24,7 +24,7 @@ def end_hand(state: GameState) -> None:
     if state.phase == GAME_OVER:
         return
     winner = state.rules.game_winner(state, True)
-    if winner is not None and winner >= 0:
+    if winner is not None and (winner >= 0 or winner == DRAWN_GAME):
         finish_game(state, winner)
     else:
         state._deal_next_hand()
@@ -37,7 +37,7 @@ def score_events(state: GameState, events: Sequence[ScoreEvent] | None) -> None:
     record(state, events)
     if max(state.scores) >= state.rules.target:
         winner = state.rules.game_winner(state, False)
-        if winner is not None and winner >= 0:
+        if winner is not None and (winner >= 0 or winner == DRAWN_GAME):
             finish_game(state, winner)
 
 
@@ -48,8 +48,8 @@ def plugin_score(state: GameState, events: Sequence[ScoreEvent]) -> None:
 
 
 def finish_game(state: GameState, winner: int) -> None:
-    """End the game: ``winner`` has won it, and no action is legal any more."""
-    state.winner = winner
+    """End the game: ``winner`` has won it (or none has: ``DRAWN_GAME``); no action is legal."""
+    state.winner = max(winner, -1)
     state.phase = GAME_OVER
     state._legal = []
     # The settlement (a game bonus, a rubicon) is scored; the winner stands.

@@ -150,7 +150,7 @@ def simulate(
                 hands += state.hand_no + 1
                 for side, score in enumerate(state.scores):
                     sums[side] += score
-                wins[state.winner] += 1
+                wins[state.winner] += 1  # -1: a drawn game
                 for event in state.events:
                     rule_points[event.rule] += event.points
                     rule_counts[event.rule] += 1
@@ -238,6 +238,7 @@ def _statistics(
         "decisions_per_game": decisions / games if games else 0.0,
         "sides": names,
         "wins": [wins[s] for s in sides],
+        "drawn": wins[-1],
         "mean_final_score": [sums[s] / games if games else 0.0 for s in sides],
         "mean_points_per_hand": {rule: rule_points[rule] / hands for rule in sorted(rule_points)}
         if hands
@@ -259,7 +260,9 @@ def format_statistics(stats: dict[str, Any]) -> str:
         first,
         f"hands per game {stats['hands_per_game']:.2f}, decisions per game "
         f"{stats['decisions_per_game']:.1f}",
-        "wins by seat: " + _by_side(names, [str(w) for w in stats["wins"]]),
+        "wins by seat: "
+        + _by_side(names, [str(w) for w in stats["wins"]])
+        + (f", drawn: {stats['drawn']}" if stats["drawn"] else ""),
         "mean final score by seat: "
         + _by_side(names, [f"{v:.1f}" for v in stats["mean_final_score"]]),
         "points per hand by rule (times per hand):",

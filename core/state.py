@@ -43,6 +43,10 @@ __all__ = [
     "json_copy",
 ]
 
+DRAWN_GAME = -2
+"""``bezique_game_winner``'s answer for a game over with no winner (a Rubicon tie that
+the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game over."""
+
 if TYPE_CHECKING:
     from bezique.cards import Deck
     from bezique.ruleset import Ruleset
