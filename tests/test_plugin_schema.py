@@ -329,6 +329,7 @@ def test_each_built_in_plugin_owns_its_sections(fresh: None) -> None:
             "carte_blanche",
             "game.check",
             "game.both_over",
+            "trumps.fixed_by",
         ],
         "polish": ["open_cards"],
         "multihand": ["endgame.mode"],

@@ -640,7 +640,7 @@ def test_schema_switches() -> None:
         "seven_of_trumps.scoring": ["declare_or_exchange", "on_play", "trick_winner"],
         "trick.identical_cards": ["first_played"],
         "declarations.per_trick": ["several", "one", "compound"],
-        "brisques.timing": ["immediate", "end_of_hand"],
+        "brisques.timing": ["immediate", "end_of_hand", "settlement"],
         "last_trick.which": ["stock_exhausting", "final"],
         "game.check": ["at_once", "hand_end"],
         "game.both_over": ["last_trick_winner", "higher_score"],

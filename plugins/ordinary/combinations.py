@@ -55,6 +55,8 @@ class Combination:
     """Declaring it names the trump suit (trumps by first marriage, before they are fixed)."""
     grows_in_one_trick: bool
     """Cards declared after the same trick in a lower combination of its class may complete it."""
+    reuse_barred: bool
+    """A card once declared in its class may not join it again (``no_reuse_classes``)."""
     suit_forms: tuple[tuple[tuple[int, ...], int], ...] = ()
     """Same-suit combinations: for each suit's form, its faces and their mask."""
     taken_off: tuple[int, ...] = ()
@@ -76,6 +78,8 @@ class Tables:
         self.brisque_ranks = frozenset(deck.rank_index(r) for r in data["brisques"]["ranks"])
         self.brisque_points: int = data["brisques"]["points"]
         self.brisques_now = data["brisques"]["timing"] == "immediate"
+        self.brisques_at_settlement = data["brisques"]["timing"] == "settlement"
+        """Brisques are left to the plugin that settles the game (Rubicon, R18)."""
         seven = data["seven_of_trumps"]
         self.seven_rank = deck.rank_index(seven["rank"])
         self.seven = seven
@@ -94,6 +98,10 @@ class Tables:
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
         self.trumps_by_marriage = data["trumps"]["mode"] == "first_marriage"
         """Trumps are named by the first marriage or sequence declared; no seven scores."""
+        self.sequence_fixes_trumps = data["trumps"].get("fixed_by") != "marriage"
+        """A sequence declared before any marriage fixes trumps (``trumps.fixed_by``, R-C3)."""
+        self.no_reuse_classes = frozenset(data["declarations"].get("no_reuse_classes", ()))
+        """Classes in which a declared card is never declared again (R-C5)."""
         self.sevens_declared = (
             seven["scoring"] == "declare_or_exchange" and not self.trumps_by_marriage
         )
@@ -172,6 +180,16 @@ class Tables:
         suit_rule = row.get("suit", "any")
         undecided = trump < 0 and self.trumps_by_marriage
         suits = _suits_for(suit_rule, len(deck.suits), trump, undecided)
+        if (
+            undecided
+            and suit_rule == "trump"
+            and (
+                "rank" in row or (len(row.get("ranks", ())) > 2 and not self.sequence_fixes_trumps)
+            )
+        ):
+            # Only a marriage (or, unless trumps.fixed_by: marriage, a sequence) names
+            # trumps; four of a kind in trumps waits for them (A37).
+            suits = []
         faces: tuple[int, ...] = ()
         rank_faces: tuple[int, ...] = ()
         pairs = 0
@@ -206,8 +224,9 @@ class Tables:
             pairs,
             mask,
             rank_index,
-            undecided and suit_rule == "trump",
+            undecided and suit_rule == "trump" and "ranks" in row,
             row.get("grows_in_one_trick", True),
+            row["class"] in self.no_reuse_classes,
             suit_forms,
             self._taken_off(row) if pairs >= 2 else (),
         )
@@ -258,15 +277,27 @@ def class_refusal(
     """
     if not any(levels):
         return None
-    shift, level = combo.shift, combo.level
+    shift = combo.shift
+    level = 1 if combo.reuse_barred else combo.level
     for card, card_levels in zip(cards, levels, strict=True):
         if (card_levels >> shift) & 15 >= level:
+            if combo.reuse_barred:
+                return (
+                    f"{state.deck.card_text(card)} was already declared in a combination of "
+                    f"the {combo_class(state, combo)} class, in which a declared card is never "
+                    "declared again (declarations.no_reuse_classes; WK-R, R-C5)"
+                )
             return (
                 f"{state.deck.card_text(card)} was already declared in a combination of the "
                 "same class and at least as high: a declared card may join only a higher "
                 "combination of its class, or one of another class (S0)"
             )
     return None
+
+
+def combo_class(state: GameState, combo: Combination) -> str:
+    """The name of ``combo``'s class."""
+    return state.rules.classes[combo.shift // 4]
 
 
 def grows_this_turn(

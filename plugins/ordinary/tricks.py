@@ -202,7 +202,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
 def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
     """Brisques counted at the end of the hand, when the variant counts them then."""
     t = tables(state)
-    if t.brisques_now:
+    if t.brisques_now or t.brisques_at_settlement:
         return []
     events = []
     for seat, won in enumerate(state.won):
