@@ -1,0 +1,503 @@
+"""Rubicon bezique (the Portland Club's four-pack game), played from stacked decks.
+
+R-numbers are the rows of the project's Rubicon table and R-C numbers its conflicts;
+A-numbers are the readings of RULES_REFERENCE section 3.  Conventions: seat 1 deals, so
+seat 0 leads; seat 1 holds low cards of spades, diamonds and clubs (``JUNK``) and plays a
+card of another suit than the one led, so seat 0 wins every trick it leads with hearts
+(or with any card while no trump exists).  Seat 0 draws first: the stock's cards at even
+places are his, at odd places seat 1's.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from bezique.game import GameState
+from bezique.plugins.rubicon import brisques_counted, settle
+from bezique.testing import points_by_rule, random_conformance, refuse, scenario
+from bezique.variant import load_variant
+
+JUNK = ["7S", "8S", "9S", "7D", "8D", "9D", "7C", "8C", "9C"]
+"""Seat 1's hand: no heart, no ace or ten, no combination (a carte blanche, though)."""
+HEARTS = ["8H", "7S", "9H", "8S", "7H", "9S", "8H", "7D", "9H", "8D", "7H", "9D"]
+"""Seat 0 draws low hearts to lead, seat 1 more junk."""
+SUITS = "SHDC"
+
+
+def game(
+    hand: Sequence[str],
+    variant: str = "rubicon",
+    stock: Sequence[str] = HEARTS,
+    overrides: Mapping[str, Any] | None = None,
+) -> GameState:
+    """Seat 1 deals; seat 0 holds ``hand``, seat 1 the junk."""
+    return scenario(variant, hands=[hand, JUNK], stock=stock, dealer=1, overrides=overrides)
+
+
+def win_trick(state: GameState, lead: str) -> None:
+    """Seat 0 leads ``lead``; seat 1 answers with a junk card of another suit; seat 0 wins."""
+    assert state.to_act == 0 and state.phase == "play"
+    state.apply(f"play {lead}")
+    hand = [state.deck.card_text(c) for c in state.hands[1]]
+    other = next(c for c in hand if c[1] not in (lead[1], "H"))
+    state.apply(f"play {other}")
+    assert state.to_act == 0, "seat 0 should have won the trick"
+
+
+def end_turn(state: GameState) -> None:
+    """Seat 0 ends his turn and draws (the kernel draws at once when he may declare nothing)."""
+    if state.phase == "turn":
+        state.apply("draw")
+    assert state.phase == "play" and state.to_act == 0
+
+
+def faces(text: str) -> list[str]:
+    """An action text's verb, combination and sorted cards (``*`` kept, not the classes)."""
+    verb, *rest = text.split()
+    if verb != "declare":
+        return [text]
+    return [verb, rest[0], *sorted(card[:3] if "*" in card else card for card in rest[1:])]
+
+
+def declare(state: GameState, text: str) -> None:
+    """Apply the legal declaration that names ``text``'s cards (declared ones starred)."""
+    found = [t for t in legal(state) if faces(t) == faces(text)]
+    assert len(found) == 1, (text, sorted(legal(state)))
+    state.apply(found[0])
+
+
+def legal(state: GameState) -> set[str]:
+    return {state.action_text(a) for a in state.legal_actions()}
+
+
+def scored(state: GameState, seat: int = 0) -> dict[str, int]:
+    return points_by_rule(state, seat)
+
+
+# ---------------------------------------------------------------- trumps (R05, A37)
+
+
+def test_no_card_is_turned_up_and_the_first_marriage_names_trumps() -> None:
+    state = game(["KH", "QH", "KS", "QS", "AS", "TD", "7H", "8C", "9C"])
+    assert state.trump == -1 and state.turn_up == -1
+    win_trick(state, "7H")
+    # Before trumps exist a marriage in any suit is the royal one (R06, F334).
+    assert {"declare royal_marriage KH QH", "declare royal_marriage KS QS"} <= legal(state)
+    assert not any(t.startswith("declare marriage") for t in legal(state))
+    declare(state, "declare royal_marriage KH QH")
+    assert state.trump == SUITS.index("H")
+    assert scored(state) == {"royal_marriage": 40}
+    end_turn(state)
+    win_trick(state, "8H")
+    assert "declare royal_marriage KS QS" not in legal(state)
+    declare(state, "declare marriage KS QS")
+    assert scored(state) == {"royal_marriage": 40, "marriage": 20}
+
+
+def test_a_sequence_before_any_marriage_names_trumps() -> None:
+    state = game(["AH", "TH", "KH", "QH", "JH", "AS", "7H", "8C", "9C"])
+    win_trick(state, "7H")
+    declare(state, "declare sequence AH TH KH QH JH")
+    assert state.trump == SUITS.index("H")
+    assert scored(state) == {"sequence": 250}
+
+
+def test_under_the_first_marriage_only_reading_no_sequence_comes_first() -> None:
+    state = game(["AH", "TH", "KH", "QH", "JH", "AS", "7H", "8C", "9C"], "rubicon-marriage-trumps")
+    win_trick(state, "7H")
+    assert "declare royal_marriage KH QH" in legal(state)
+    assert not any(t.startswith("declare sequence") for t in legal(state))
+    refuse(state, "declare sequence AH TH KH QH JH")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare sequence AH TH KH* QH* JH")  # 250 on the marriage, as ever
+    assert scored(state) == {"royal_marriage": 40, "sequence": 250}
+
+
+def test_a_bezique_and_a_quartet_score_before_trumps_exist() -> None:
+    state = game(["QS", "JD", "AS", "AS", "AH", "AC", "7H", "8H", "9C"])
+    win_trick(state, "7H")
+    declare(state, "declare bezique QS JD")
+    assert state.trump == -1
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare four_aces AS AS AH AC")
+    assert state.trump == -1
+    assert scored(state) == {"bezique": 40, "four_aces": 100}
+
+
+def test_one_combination_scores_for_each_trick_won() -> None:
+    state = game(["QS", "JD", "AS", "AS", "AH", "AC", "7H", "8H", "9C"])
+    win_trick(state, "7H")
+    declare(state, "declare bezique QS JD")
+    error = refuse(state, "declare four_aces AS AS AH AC")
+    assert "only one combination may be scored for each trick won" in str(error)
+
+
+def test_the_plain_suit_sequence_scores_150() -> None:
+    state = game(["KH", "QH", "AS", "TS", "KS", "QS", "JS", "7H", "8C"])
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare plain_sequence AS TS KS QS JS")
+    assert scored(state) == {"royal_marriage": 40, "plain_sequence": 150}
+
+
+# ---------------------------------------------------------------- carte blanche (R09, R-C1)
+
+BLANK = ["AS", "TS", "9S", "AH", "TH", "9H", "AD", "TD", "7H"]
+"""No king, queen or knave."""
+BLANK_STOCK = ["8H", "JS", "9H", "8S", "KH", "9S", "7H", "7D", "9H", "8D"]
+"""Seat 0 draws 8H, 9H (carte blanche again twice), then KH (it stops), then 7H, 9H;
+seat 1's first draw is a knave, which stops his."""
+
+
+def test_carte_blanche_scores_at_the_deal_and_again_for_each_blank_card_drawn() -> None:
+    state = game(BLANK, stock=BLANK_STOCK)
+    assert scored(state) == {"carte_blanche": 50}
+    assert scored(state, 1) == {"carte_blanche": 50}
+    for lead in ["7H", "9H", "8H", "TH", "AH"]:
+        win_trick(state, lead)
+        end_turn(state)
+    assert [e.detail for e in state.events if e.rule == "carte_blanche.drawn"] == ["8H", "9H"]
+    # Brisques won on the way do not score until the game's end (R18).
+    assert scored(state) == {"carte_blanche": 50, "carte_blanche.drawn": 100}
+    assert "carte_blanche.drawn" not in scored(state, 1)
+
+
+def test_carte_blanche_once_scores_only_at_the_deal() -> None:
+    state = game(BLANK, "rubicon-carte-blanche-once", stock=BLANK_STOCK)
+    for lead in ["7H", "9H", "8H"]:
+        win_trick(state, lead)
+        end_turn(state)
+    assert scored(state) == {"carte_blanche": 50}
+
+
+def test_under_s4s_reading_aces_and_tens_spoil_a_carte_blanche() -> None:
+    assert scored(game(BLANK, "rubicon-carte-blanche-aces", stock=BLANK_STOCK)) == {}
+    assert scored(game(BLANK, "rubicon-carte-blanche-aces", stock=BLANK_STOCK), 1) == {
+        "carte_blanche": 50
+    }
+
+
+# ---------------------------------------------------------------- re-forming (R16, R-C4, R-C5)
+
+
+def test_four_aces_form_again_with_a_fifth_once_one_is_played_away() -> None:
+    state = game(["AS", "AS", "AH", "AC", "AD", "7H", "8C", "9C", "KD"])
+    win_trick(state, "7H")
+    declare(state, "declare four_aces AS AS AH AC")
+    end_turn(state)
+    assert not any(t.startswith("declare four_aces") for t in legal(state) if "AD" in t)
+    win_trick(state, "AH*")  # a declared ace played away breaks the four
+    declare(state, "declare four_aces AS* AS* AC* AD")
+    assert scored(state) == {"four_aces": 200}
+
+
+MARRIED_AND_FOUR = ["KH", "QH", "KH", "KS", "KD", "KC", "7H", "QS", "JD"]
+"""A royal marriage, then four kings with the other king of hearts (and a bezique kept, so
+that the turn after the married king is played away opens)."""
+
+
+def _widowed(variant: str) -> GameState:
+    """Royal marriage KH QH, four kings with the other KH, then the married king played."""
+    state = game(MARRIED_AND_FOUR, variant)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare four_kings KH KS KD KC")
+    end_turn(state)
+    married = next(t for t in legal(state) if t.startswith("play KH") and "marriages" in t)
+    state.apply(married)
+    state.apply("play 7S")
+    assert state.to_act == 0 and state.phase == "turn"
+    return state
+
+
+def test_a_widowed_queen_may_not_marry_a_declared_king_without_a_new_card() -> None:
+    state = _widowed("rubicon")
+    assert not any(t.startswith("declare royal_marriage") for t in legal(state))
+    error = refuse(state, "declare royal_marriage KH* QH*")
+    assert "at least one card never declared before" in str(error)
+
+
+def test_wk_r_re_pairs_declared_cards_without_a_card_from_the_hand() -> None:
+    state = _widowed("rubicon-repair")
+    declare(state, "declare royal_marriage KH* QH*")
+    assert scored(state) == {"royal_marriage": 80, "four_kings": 80}
+
+
+def test_a_married_queen_joins_a_sequence_unless_wk_r_bars_it() -> None:
+    hand = ["AH", "TH", "KH", "QH", "JH", "7H", "QS", "JD", "9C"]  # the bezique keeps the turn open
+    state = game(hand)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare sequence AH TH KH* QH* JH")
+    assert scored(state) == {"royal_marriage": 40, "sequence": 250}
+    barred = game(hand, "rubicon-married-queen")
+    win_trick(barred, "7H")
+    declare(barred, "declare royal_marriage KH QH")
+    end_turn(barred)
+    win_trick(barred, "8H")
+    assert not any(t.startswith("declare sequence") for t in legal(barred))
+    error = refuse(barred, "declare sequence AH TH KH* QH* JH")
+    assert "never declared again" in str(error) and "R-C5" in str(error)
+
+
+# ---------------------------------------------------------------- the bezique ladder (R12, A15)
+
+FOUR_PAIRS = ["QS", "JD", "QS", "JD", "QS", "JD", "QS", "JD", "7H"]
+
+
+def _ladder_in_steps(overrides: Mapping[str, Any] | None = None) -> GameState:
+    state = game(FOUR_PAIRS, overrides=overrides)
+    steps = [
+        "declare bezique QS JD",
+        "declare double_bezique JD* JD QS* QS",
+        "declare triple_bezique JD* JD* JD QS* QS* QS",
+        "declare quadruple_bezique JD* JD* JD* JD QS* QS* QS* QS",
+    ]
+    for lead, step in zip(["7H", "8H", "9H", "7H"], steps, strict=True):
+        win_trick(state, lead)
+        declare(state, step)
+        end_turn(state)
+    return state
+
+
+def test_the_bezique_ladder_built_up_in_steps_adds_each_level_in_full() -> None:
+    assert scored(_ladder_in_steps()) == {
+        "bezique": 40,
+        "double_bezique": 500,
+        "triple_bezique": 1500,
+        "quadruple_bezique": 4500,
+    }
+
+
+def test_the_bezique_ladder_by_difference_scores_each_level_less_the_one_below() -> None:
+    state = _ladder_in_steps({"declarations": {"bezique_ladder": "difference"}})
+    assert scored(state) == {
+        "bezique": 40,
+        "double_bezique": 500,
+        "triple_bezique": 1000,
+        "quadruple_bezique": 3000,
+    }
+
+
+def test_quadruple_bezique_declared_at_once_scores_4500_only() -> None:
+    state = game(FOUR_PAIRS)
+    win_trick(state, "7H")
+    declare(state, "declare quadruple_bezique QS QS QS QS JD JD JD JD")
+    assert scored(state) == {"quadruple_bezique": 4500}
+
+
+def test_four_tens_score_only_by_agreement() -> None:
+    hand = ["TS", "TS", "TH", "TC", "7H", "8C", "9C", "KD", "8D"]
+    plain = game(hand)
+    win_trick(plain, "7H")
+    assert not any("TS TS" in t for t in legal(plain))
+    agreed = game(hand, "rubicon-four-tens")
+    win_trick(agreed, "7H")
+    declare(agreed, "declare four_tens TS TS TH TC")
+    assert scored(agreed) == {"four_tens": 90}
+
+
+# ---------------------------------------------------------------- the game's end (R17-R24)
+
+
+def _finished(variant: str, seed: int) -> GameState:
+    from bezique.game import new_game
+
+    state = new_game(variant, seed=seed)
+    state.playout(random.Random(seed))
+    return state
+
+
+def test_the_last_trick_of_all_scores_50_and_one_deal_is_the_game() -> None:
+    state = _finished("rubicon", 7)
+    assert state.is_over() and state.hand_no == 0
+    last = [(e.player, e.points) for e in state.events if e.rule == "last_trick"]
+    assert last == [(state.last_trick_winner, 50)]
+    # 128 cards: 110 in the stock, 55 tricks drawn after, then nine more (BEYOND §4).
+    assert sum(len(w) for w in state.won) == 128
+
+
+BIC_R = load_variant("rubicon").data["rubicon"]
+
+
+def _settled(winner: int, loser: int, counted: int = 0, **changes: Any) -> int:
+    """The winner's settled score under the BIC-R section, with ``changes``."""
+    rules = {**BIC_R, **changes}
+    result = settle(winner, loser, counted, rules)
+    return winner + sum(points for points, _, _ in result.winner_events)
+
+
+def test_the_settlement_without_a_rubicon_takes_the_loser_off_and_adds_500() -> None:
+    assert _settled(2350, 1220) == 1600  # 2350 - 1220 + 500 = 1630, fractions dropped
+
+
+def test_a_rubicon_adds_the_losers_total_1000_and_320_for_the_brisques() -> None:
+    assert _settled(2350, 880) == 4500  # 2350 + 880 + 1000 + 320 = 4550
+    # SPEC: about 7000 with the loser's points, then thirteen hundred for the game.
+    assert _settled(6100, 900) == 8300
+
+
+def test_the_fm_and_par_rubicon_adds_no_320() -> None:
+    no_bonus = load_variant("rubicon-no-brisques-bonus").data["rubicon"]
+    assert _settled(2350, 880, brisques_bonus=no_bonus["brisques_bonus"]) == 4200
+
+
+def test_rounding_each_total_first_keeps_the_320() -> None:
+    stage = load_variant("rubicon-round-totals").data["rubicon"]["rounding"]
+    assert _settled(2350, 1220, rounding=stage) == 1600  # 2300 - 1200 + 500
+    assert _settled(2350, 880, rounding=stage) == 4420  # 2300 + 800 + 1000 + 320
+
+
+def test_brisques_count_only_to_break_a_tie_or_to_save_a_rubicon() -> None:
+    assert not brisques_counted([1500, 1020], [240, 80], 1000)  # no one is rubiconed
+    assert not brisques_counted([1500, 900], [240, 80], 1000)  # 980: still rubiconed
+    assert brisques_counted([1500, 940], [240, 80], 1000)  # 1020: saved
+    assert brisques_counted([1200, 1200], [150, 170], 1000)  # a tie
+    # Saved: both count them, 1740 against 1020: 1740 - 1020 + 500 = 1220.
+    assert _settled(1740, 1020, 320) == 1200
+    # A tie broken by the brisques, 1370 against 1350: 520.
+    assert _settled(1370, 1350, 320) == 500
+
+
+def test_the_320_replaces_brisques_counted_for_a_tie_that_leaves_a_rubicon() -> None:
+    # 800 each; brisques 100 and 60 counted: 900 against 860, rubiconed (A22b).
+    assert _settled(900, 860, 160) == 2900  # 900 + 860 + 1000 + 320 - 160 = 2920
+
+
+@pytest.mark.parametrize(
+    "variant",
+    ["rubicon", "rubicon-no-brisques-bonus", "rubicon-round-totals", "rubicon-carte-blanche-once"],
+)
+def test_every_finished_game_is_settled_by_its_reading(variant: str) -> None:
+    section = load_variant(variant).data["rubicon"]
+    for seed in range(12):
+        state = _finished(variant, seed)
+        before = [0, 0]
+        for event in state.events:
+            if not event.rule.startswith("rubicon."):
+                before[event.player] += event.points
+        if before[0] == before[1]:
+            assert state.winner == -1 and state.scores == before
+            continue
+        winner = 0 if before[0] > before[1] else 1
+        counted = sum(e.points for e in state.events if e.rule == "brisques")
+        expected = settle(before[winner], before[1 - winner], counted, section)
+        total = before[winner] + sum(p for p, _, _ in expected.winner_events)
+        assert state.winner == winner
+        assert state.scores[winner] == total and state.scores[1 - winner] == 0
+        assert total % section["rounding"]["to"] == 0 or section["rounding"]["stage"] == "totals"
+
+
+def test_a_rubicon_variant_for_three_players_is_refused() -> None:
+    from bezique.errors import BeziqueError
+
+    with pytest.raises(BeziqueError, match="two players"):
+        scenario("rubicon", hands=[JUNK, JUNK, JUNK], overrides={"players": 3})
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "rubicon-repair", "rubicon-several-per-trick"])
+def test_random_games_keep_every_invariant(variant: str) -> None:
+    hands = 300 if variant == "rubicon" else 40
+    assert random_conformance(variant, hands=hands, seed=13) >= hands
+
+
+# ---------------------------------------------------------------- six-pack (S01-S17)
+
+JUNK12 = [*JUNK, "7S", "7D", "7C"]
+"""Seat 1's twelve cards: no heart, ace, ten or combination."""
+
+
+def six(hand: Sequence[str], variant: str = "six-pack") -> GameState:
+    return scenario(variant, hands=[hand, JUNK12], stock=HEARTS, dealer=1)
+
+
+def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
+    hand = ["AH", "AH", "AH", "AH", "KH", "QH", "7H", "8C", "9C", "7D", "8D", "9D"]
+    state = six(hand)
+    win_trick(state, "7H")
+    assert not any(t.startswith("declare four_trump_aces") for t in legal(state))
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare four_trump_aces AH AH AH AH")
+    assert scored(state) == {"royal_marriage": 40, "four_trump_aces": 1000}
+    # The four in trumps is the higher four of the class: the same aces are not then
+    # four aces of any suit (A17).
+    end_turn(state)
+    win_trick(state, "9H")
+    assert not any(t.startswith("declare four_aces") for t in legal(state))
+
+
+def test_six_pack_carte_blanche_scores_250_at_the_deal_and_for_each_blank_draw() -> None:
+    hand = ["AS", "TS", "9S", "AH", "TH", "9H", "AD", "TD", "7H", "8H", "9C", "8C"]
+    state = scenario("six-pack", hands=[hand, JUNK12], stock=BLANK_STOCK, dealer=1)
+    win_trick(state, "7H")
+    end_turn(state)
+    assert scored(state) == {"carte_blanche": 250, "carte_blanche.drawn": 250}
+
+
+def test_six_pack_trump_bezique_pairs_the_queen_of_trumps_with_the_other_colour() -> None:
+    hand = ["QH", "JC", "QS", "JD", "KH", "7H", "8C", "9C", "7D", "8D", "9D", "AS"]
+    fixed = six(hand)
+    win_trick(fixed, "7H")
+    assert "declare bezique QS JD" in legal(fixed)
+    paired = six(hand, "six-pack-trump-bezique")
+    win_trick(paired, "7H")
+    assert not any("bezique" in t for t in legal(paired))  # no trumps, no bezique pair
+    declare(paired, "declare royal_marriage KH QH")
+    end_turn(paired)
+    win_trick(paired, "8H")
+    assert "declare bezique QS JD" not in legal(paired)
+    declare(paired, "declare bezique QH* JC")
+    assert scored(paired) == {"royal_marriage": 40, "bezique": 40}
+
+
+def test_six_pack_settles_with_1000_for_the_game_and_a_rubicon_under_3000() -> None:
+    section = load_variant("six-pack").data["rubicon"]
+    no_rubicon = settle(5230, 3110, 0, section)
+    assert not no_rubicon.rubiconed
+    assert 5230 + sum(p for p, _, _ in no_rubicon.winner_events) == 3100  # 5230-3110+1000
+    rubicon = settle(5230, 2990, 0, section)
+    assert rubicon.rubiconed
+    assert 5230 + sum(p for p, _, _ in rubicon.winner_events) == 9700  # 5230+2990+1500
+
+
+def test_six_pack_last_trick_scores_250_and_no_brisque_counts() -> None:
+    state = _finished("six-pack", 3)
+    assert [(e.player, e.points) for e in state.events if e.rule == "last_trick"] == [
+        (state.last_trick_winner, 250)
+    ]
+    assert not [e for e in state.events if e.rule == "brisques"]
+    assert sum(len(w) for w in state.won) == 192
+
+
+@pytest.mark.parametrize("variant", ["six-pack", "six-pack-trump-bezique"])
+def test_six_pack_random_games_keep_every_invariant(variant: str) -> None:
+    hands = 300 if variant == "six-pack" else 40
+    assert random_conformance(variant, hands=hands, seed=17) >= hands
+
+
+def test_equal_totals_after_the_brisques_make_a_drawn_game_with_no_bonus() -> None:
+    from bezique.plugins import rubicon
+    from bezique.state import DRAWN_GAME
+
+    state = game(["KH", "QH", "KS", "QS", "AS", "TD", "7H", "8C", "9C"])
+    state.scores[:] = [1250, 1250]
+    assert rubicon.bezique_game_winner(state, hand_over=False) == -1
+    assert rubicon.bezique_game_winner(state, hand_over=True) == DRAWN_GAME
+    state._finish_game(DRAWN_GAME)
+    assert state.is_over() and state.winner == -1
+    assert state.legal_actions() == [] and state.scores == [1250, 1250]
