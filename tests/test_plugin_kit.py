@@ -31,6 +31,7 @@ from bezique.hookspecs import hookimpl
 from bezique.pinned import digest_of
 from bezique.plugininfo import hook_kind
 from bezique.variant import load_variant
+from bezique.variant.overlay import overlay_schema
 from bezique.variant.schema import (
     OVERLAY_FILE,
     SCHEMA_FILE,
@@ -419,3 +420,27 @@ def test_the_modeline_changes_neither_the_variant_nor_its_digest(name: str, tmp_
     shipped, stripped = load_variant(name[: -len(".yaml")]), load_variant(bare)
     assert stripped.data == shipped.data
     assert digest_of(stripped.data) == digest_of(shipped.data)
+
+
+def test_the_overlay_of_a_definition_that_refers_to_itself() -> None:
+    tree = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["leaf"],
+        "properties": {"leaf": {"type": "integer"}, "more": {"$ref": "#/$defs/tree"}},
+    }
+    document = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "required": ["tree"],
+        "properties": {"extends": {"type": "string"}, "tree": {"$ref": "#/$defs/tree"}},
+        "$defs": {"tree": tree, "leaf": {"type": "integer"}},
+    }
+    overlay = overlay_schema(document)
+    assert overlay["$defs"]["tree"] == tree
+    assert overlay["$defs"]["tree.overlay"]["properties"]["more"] == {
+        "anyOf": [{"$ref": "#/$defs/tree.overlay"}, NULL]
+    }
+    valid = Draft202012Validator(overlay)
+    assert list(valid.iter_errors({"extends": "x", "tree": {"more": {"more": None}}})) == []
+    assert list(valid.iter_errors({"extends": "x", "tree": {"more": {"leef": 1}}}))
