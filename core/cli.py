@@ -1,6 +1,7 @@
 r"""The ``bezique`` command line.
 
-Commands: ``variants``, ``validate``, ``replay``, ``simulate``, ``bench``.
+Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
+``bench``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -105,6 +106,20 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     commands.add_parser("variants", help="list the variants with a one-line summary each")
+
+    plugins = commands.add_parser(
+        "plugins", help="list the installed plugins: distribution, version, hooks, variants"
+    )
+    plugins.add_argument("--json", action="store_true", help="print the list as JSON")
+
+    schema = commands.add_parser(
+        "schema", help="print the JSON Schema of variant files, with every plugin's sections"
+    )
+    schema.add_argument(
+        "--overlay",
+        action="store_true",
+        help="the schema of a house-rule file that extends another (every key optional)",
+    )
 
     validate = commands.add_parser("validate", help="check variant files; print every problem")
     validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")
@@ -226,6 +241,8 @@ def _failed(exc: Exception) -> int:
 def _run(args: argparse.Namespace) -> int:
     handlers = {
         "variants": _variants,
+        "plugins": _plugins,
+        "schema": _schema,
         "validate": _validate,
         "replay": _replay,
         "simulate": _simulate,
@@ -245,6 +262,30 @@ def _variants(args: argparse.Namespace) -> int:
     for line in [*plugin_problems(), *problems]:
         print(f"bezique: {line}", file=sys.stderr)
     return 1 if problems or plugin_problems() else 0
+
+
+def _plugins(args: argparse.Namespace) -> int:
+    """List the plugins; a broken one is listed with its problem, and the status stays 0."""
+    from bezique.plugininfo import plugin_infos, plugins_json, plugins_table
+    from bezique.registry import plugin_notes
+
+    infos = plugin_infos()
+    if args.json:
+        print(json.dumps(plugins_json(infos), indent=2))
+        return 0
+    for line in plugins_table(infos):
+        print(line)
+    for line in plugin_notes():
+        print(f"bezique: {line}", file=sys.stderr)
+    return 0
+
+
+def _schema(args: argparse.Namespace) -> int:
+    from bezique.variant.schema import installed_schema, render, variant_overlay_schema
+
+    document = installed_schema()
+    sys.stdout.write(render(variant_overlay_schema(document) if args.overlay else document))
+    return 0
 
 
 def _validate(args: argparse.Namespace) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,8 @@ class PluginEntry:
     remedy: str = "fix or uninstall it"
     joins: tuple[str, ...] = ()
     """The plugins whose games it joins unlisted (its ``bezique_joins()``)."""
+    distribution: tuple[str, str] | None = None
+    """The name and version of the one distribution whose entry point registers it."""
 
     @property
     def message(self) -> str:
@@ -120,17 +122,27 @@ def said(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def implementations(
+    manager: pluggy.PluginManager, plugin: object
+) -> Iterator[tuple[str, str, pluggy.HookimplOpts]]:
+    """Each function of ``plugin`` marked ``@hookimpl``: its attribute, hook name and options.
+
+    The hook name is the one it implements (its ``specname``, else its own name), whether
+    or not such a hook exists; in the order of the attributes' names.
+    """
+    for attribute in sorted(dir(plugin)):
+        opts = manager.parse_hookimpl_opts(plugin, attribute)
+        if opts is not None:
+            yield attribute, opts.get("specname") or attribute, opts
+
+
 def _hook_problem(manager: pluggy.PluginManager, name: str, plugin: object) -> str:
     """Explain the first hook implementation that pluggy would refuse, in the plugin's words.
 
     A ``bezique_*`` name that is not a hook (pluggy's ``check_pending``), and an argument
     the hook does not offer (pluggy's registration check); pluggy's own checks still run.
     """
-    for attribute in sorted(dir(plugin)):
-        opts = manager.parse_hookimpl_opts(plugin, attribute)
-        if opts is None:
-            continue
-        hook_name = opts.get("specname") or attribute
+    for attribute, hook_name, opts in implementations(manager, plugin):
         caller = getattr(manager.hook, hook_name, None)
         if caller is None or caller.spec is None:
             if opts.get("optionalhook"):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import EntryPoint, entry_points
 from importlib.resources import files
 from pathlib import Path
@@ -110,7 +110,8 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
         notes.append(MISSING_BUILTINS)
     for name, points in found.items():
         if name in builtins:
-            entries[name] = check_plugin(name, "", next(filter(_is_builtin, points)).load)
+            builtin = next(filter(_is_builtin, points))
+            entries[name] = _from(builtin, check_plugin(name, "", builtin.load))
             notes.extend(
                 f"plugin {name!r} of {_origin(point)} is not used: {name!r} is the name of a "
                 "built-in plugin; rename the entry point"
@@ -122,7 +123,7 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
             problem = f"two distributions register it: {', and '.join(origins)}"
             entries[name] = PluginEntry(name, "", None, problem, remedy="uninstall one of them")
         else:
-            entries[name] = check_plugin(name, _origin(points[0]), points[0].load)
+            entries[name] = _from(points[0], check_plugin(name, _origin(points[0]), points[0].load))
     for name, entry in _added.items():
         if name not in blocked:
             entries.setdefault(name, entry)
@@ -134,6 +135,12 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
         for variant, resource in entries[name].files.items():
             catalogue.setdefault(variant, resource)
     return _Discovery(blocked, entries, notes, dict(sorted(catalogue.items())))
+
+
+def _from(point: EntryPoint, entry: PluginEntry) -> PluginEntry:
+    """The ``entry`` with the name and version of the distribution of ``point``, if known."""
+    dist = getattr(point, "dist", None)
+    return entry if dist is None else replace(entry, distribution=(dist.name, dist.version))
 
 
 def _is_builtin(point: EntryPoint) -> bool:
@@ -164,6 +171,16 @@ def known_plugins() -> dict[str, object]:
     """Return every working plugin by name (built-ins and installed, minus blocked ones)."""
     entries = _state().entries
     return {n: e.plugin for n, e in sorted(entries.items()) if not e.problem}
+
+
+def plugin_entries() -> dict[str, PluginEntry]:
+    """Return every plugin found, working or broken, by name (minus blocked ones)."""
+    return dict(sorted(_state().entries.items()))
+
+
+def plugin_notes() -> list[str]:
+    """Return one line for each entry point set aside that is not a plugin's entry (none: [])."""
+    return list(_state().notes)
 
 
 def plugin_in_traceback(exc: BaseException) -> tuple[str, str] | None:

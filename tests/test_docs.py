@@ -32,26 +32,56 @@ def hook_names() -> list[str]:
     return [name for name, _ in inspect.getmembers(hookspecs) if name.startswith("bezique_")]
 
 
-def test_every_hook_is_prefixed_documented_and_listed_in_the_readme() -> None:
+def hook_kind(name: str) -> str:
+    """The kind a hook's docstring names first ("Decide (table hook): ...")."""
+    return str(getattr(hookspecs, name).__doc__).split(":", 1)[0].split()[0].lower()
+
+
+def readme_hooks() -> dict[str, tuple[list[str], str]]:
+    """The rows of the README's hook tables: each hook's arguments and kind, by name.
+
+    A row is ``| `bezique_NAME(arg, arg)` | kind | ...``, in the section "## Hooks".
+    """
+    text = readme()
+    section = text[text.index("\n## Hooks\n") :]
+    section = section[: section.index("\n## ", 1)]
+    rows: dict[str, tuple[list[str], str]] = {}
+    for name, args, kind in re.findall(r"^\| `(\w+)\(([^`)]*)\)` \| (\w+) \|", section, re.M):
+        assert name not in rows, f"the README's hook tables give {name} twice"
+        rows[name] = ([arg.strip() for arg in args.split(",") if arg.strip()], kind)
+    return rows
+
+
+def test_every_hook_is_prefixed_and_documented() -> None:
     names = hook_names()
     assert len(names) >= 10
-    text = readme()
     for name in names:
         function = getattr(hookspecs, name)
         assert function.__doc__ and len(function.__doc__.split()) >= 8, name
-        assert f"`{name}(" in text, f"{name} is missing from the README's hook table"
 
 
-def test_every_hook_says_its_kind_in_its_docstring_and_the_readme() -> None:
-    text = readme()
+def test_every_hook_says_its_kind_in_its_docstring() -> None:
     for name in hook_names():
         function = getattr(hookspecs, name)
-        kind = function.__doc__.split(":", 1)[0].split()[0].lower()  # "Decide (table hook):"
+        kind = hook_kind(name)
         assert kind in (hookspecs.DECIDE, hookspecs.COLLECT, hookspecs.NOTIFY), name
         assert function.bezique_spec.get("firstresult", False) == (kind == hookspecs.DECIDE), name
         assert hookspecs.GAME_HOOKS.get(name, kind) == kind, name
-        row = re.search(rf"^\| `{name}\([^`]*\)` \| (\w+) \|", text, re.M)
-        assert row and row.group(1) == kind, f"the README's hook table gives {name} no kind {kind}"
+
+
+def test_every_hook_is_documented_in_the_readme_with_its_kind_and_arguments() -> None:
+    """As datasette's test_plugin_hooks_are_documented: the README's tables against the specs."""
+    rows = readme_hooks()
+    for name in hook_names():
+        assert name in rows, f"hook {name} is missing from the README's hook tables"
+        args, kind = rows[name]
+        spec = list(inspect.signature(getattr(hookspecs, name)).parameters)
+        assert args == spec, (
+            f"the README documents {name}({', '.join(args)}); the hook takes ({', '.join(spec)})"
+        )
+        assert kind == hook_kind(name), f"the README gives {name} the kind {kind}, not its own"
+    stale = sorted(set(rows) - set(hook_names()))
+    assert not stale, f"the README documents hooks that do not exist: {', '.join(stale)}"
 
 
 def house_rule_text() -> str:

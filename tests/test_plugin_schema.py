@@ -24,11 +24,13 @@ from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins.ordinary import checks as ordinary_checks
 from bezique.variant import load_variant, variant_from_data, variant_schema
 from bezique.variant.schema import (
+    OVERLAY_FILE,
     kernel_schema,
     load_fragment,
     render,
     schema_for,
     shipped_schema_text,
+    variant_overlay_schema,
 )
 
 TALLIES: dict[str, Any] = {
@@ -340,8 +342,10 @@ def test_each_built_in_plugin_owns_its_sections(fresh: None) -> None:
 def test_the_shipped_schema_is_the_merge_of_the_kernel_and_the_built_in_plugins(
     tallies: None,
 ) -> None:
-    # Regenerate with: python -m bezique.variant > schemas/variant.schema.json
+    # Regenerate both with: python -m bezique.variant --write schemas
     assert shipped_schema_text() == render(variant_schema())
+    overlay = shipped_schema_text(OVERLAY_FILE)
+    assert overlay == render(variant_overlay_schema(variant_schema()))
     assert "tallies" not in variant_schema()["properties"]  # built-ins only
     ordinary = load_fragment("bezique.plugins.ordinary", "schema.json")
     assert set(ordinary["properties"]) <= set(variant_schema()["properties"])

@@ -1,21 +1,41 @@
-"""``python -m bezique.variant``: print the schema of variants that editors use.
+"""``python -m bezique.variant``: print, or write, the schemas of variants that editors use.
 
-It is the kernel's schema merged with every built-in plugin's fragment (see
-:mod:`bezique.variant.schema`); ``python -m bezique.variant >
-schemas/variant.schema.json`` regenerates the shipped file, which a test compares
-with the merge.
+The schema of variant files is the kernel's schema merged with every built-in
+plugin's fragment (see :mod:`bezique.variant.schema`), and the schema of a
+house-rule file is made from it (:mod:`bezique.variant.overlay`).  With no argument
+the first is printed; ``python -m bezique.variant --write schemas`` writes both
+shipped files (``variant.schema.json``, ``variant-overlay.schema.json``) into the
+folder ``schemas``, which tests compare with the merge.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
 
-from bezique.variant.schema import render, variant_schema
+from bezique.variant.schema import (
+    OVERLAY_FILE,
+    SCHEMA_FILE,
+    render,
+    variant_overlay_schema,
+    variant_schema,
+)
 
 
-def main() -> None:
-    """Write the merged schema to standard output."""
-    sys.stdout.write(render(variant_schema()))
+def main(argv: list[str] | None = None) -> None:
+    """Write the merged schema to standard output, or both schemas into a folder."""
+    parser = argparse.ArgumentParser(prog="python -m bezique.variant", description=__doc__)
+    parser.add_argument("--write", metavar="DIR", help="write both schema files into DIR")
+    args = parser.parse_args(argv)
+    document = variant_schema()
+    if args.write is None:
+        sys.stdout.write(render(document))
+        return
+    folder = Path(args.write)
+    for name, schema in ((SCHEMA_FILE, document), (OVERLAY_FILE, variant_overlay_schema(document))):
+        (folder / name).write_text(render(schema), encoding="utf-8")
+        print(f"wrote {folder / name}")
 
 
 if __name__ == "__main__":
