@@ -116,14 +116,11 @@ def draw(state: GameState) -> None:
 
 
 def draw_scored(state: GameState) -> None:
-    """Draw in turn, the winner first, scoring each card as the draw-scores hook says."""
-    hook = state.rules.draw_scores
-    assert hook is not None
+    """Draw in turn, the winner first, each card scored as :func:`draw_card` says."""
     for seat in (state.leader, *state._others[state.leader]):
         if not state.stock and state.turn_up < 0:
             return
         draw_card(state, seat)
-        state._score(hook(state, seat, state.hands[seat][-1]))
         if state.is_over():
             return
 
@@ -135,9 +132,18 @@ def draw_last_cards(state: GameState) -> None:
 
 
 def draw_card(state: GameState, seat: int) -> None:
-    """Give ``seat`` the stock's top card, or the turn-up once the stock is empty."""
+    """Give ``seat`` the stock's top card, or the turn-up once the stock is empty.
+
+    The card scores what ``bezique_draw_scores`` says, however the draw came about
+    (the kernel's round, or a plugin's: the referee's extra and skipped draws).
+    """
     if state.stock:
-        state.give(seat, state.stock.pop())
+        card = state.stock.pop()
     elif state.turn_up >= 0:
-        state.give(seat, state.turn_up)
-        state.turn_up = -1
+        card, state.turn_up = state.turn_up, -1
+    else:
+        return
+    state.give(seat, card)
+    hook = state.rules.draw_scores
+    if hook is not None:
+        state._score(hook(state, seat, card))

@@ -501,3 +501,19 @@ def test_equal_totals_after_the_brisques_make_a_drawn_game_with_no_bonus() -> No
     state._finish_game(DRAWN_GAME)
     assert state.is_over() and state.winner == -1
     assert state.legal_actions() == [] and state.scores == [1250, 1250]
+
+
+def test_a_carte_blanche_scores_again_for_each_card_of_a_refereed_double_draw() -> None:
+    # Seat 0 reported as not having drawn after the first trick takes two cards at the
+    # next draw, which the referee carries out: each card drawn is shown and scores (P08).
+    stock = ["8H", "JS", "9H", "8S", "7H", "9S", "KH", "7D", "9H", "8D"]
+    state = scenario("rubicon", hands=[BLANK, JUNK], stock=stock, dealer=1, referee=True)
+    win_trick(state, "7H")
+    state.apply("draw")
+    state.apply("irregular played_with_seven 0")
+    assert len(state.hands[0]) == 8
+    win_trick(state, "9H")
+    before = len([e for e in state.events if e.rule == "carte_blanche.drawn"])
+    state.apply("draw")
+    drawn = [e.detail for e in state.events if e.rule == "carte_blanche.drawn"][before:]
+    assert drawn == ["8H", "9H"] and len(state.hands[0]) == 9
