@@ -10,14 +10,18 @@ places are his, at odd places seat 1's.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bezique.cli import main
 from bezique.game import GameState
 from bezique.plugins.rubicon import brisques_counted, settle
+from bezique.record import load_record, replay
 from bezique.testing import points_by_rule, random_conformance, refuse, scenario
 from bezique.variant import load_variant
 
@@ -517,3 +521,27 @@ def test_a_carte_blanche_scores_again_for_each_card_of_a_refereed_double_draw() 
     state.apply("draw")
     drawn = [e.detail for e in state.events if e.rule == "carte_blanche.drawn"][before:]
     assert drawn == ["8H", "9H"] and len(state.hands[0]) == 9
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "six-pack"])
+def test_the_command_line_simulates_saves_replays_validates_and_benches(
+    variant: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = tmp_path / "records"
+    args = ["simulate", "--variant", variant, "--games", "4", "--seed", "5", "--json"]
+    assert main([*args, "--save", str(folder)]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["hands_per_game"] == 1.0 and stats["games"] == 4
+    for number, path in enumerate(sorted(folder.glob("*.json"))):
+        assert main(["replay", str(path), "--json"]) == 0
+        replayed = json.loads(capsys.readouterr().out)
+        state = replay(load_record(path), str(path))
+        assert replayed["scores"] == state.scores and replayed["over"]
+        assert min(state.scores) == 0 or state.winner == -1, number  # the loser is settled
+    assert sum(stats["wins"]) + stats["drawn"] == 4
+    file = str(Path(__file__).parent.parent / "variants" / f"{variant}.yaml")
+    assert main(["validate", file]) == 0
+    assert capsys.readouterr().out == f"{file}: ok\n"
+    assert main(["bench", "--variant", variant, "--deals", "2", "--json"]) == 0
+    bench = json.loads(capsys.readouterr().out)
+    assert bench["variant"] == variant and bench["deals"] == 2 and bench["decisions"] > 0
