@@ -19,9 +19,15 @@ played away (the ``grand`` plugin).  What this plugin adds is the rest of the ga
   the game bonus and ``brisques_bonus`` (320, all the brisques of four packs, which
   replaces any brisques counted, A22b).  The loser's total then goes to nothing, so the
   game's score is the winner's.  Fractions of ``rounding.to`` are dropped from the
-  winner's final total (``rounding.stage: final``, A22a, as SPEC's 1300 implies) or from
-  each total before the settlement (``totals``).  Totals the brisques leave equal make a
-  drawn game, with no bonus (A22e);
+  winner's final total (as SPEC's 1300 implies, A22a), and under ``rounding.stage:
+  totals`` from each total before the settlement too; never so far that the winner's
+  score falls to nothing, since the fractions then decide who won (R22).  The winner is
+  the higher total, brisques counted when they are: counting them to save the lower
+  total may put it ahead, and the other player is then the loser, rubiconed or not (an
+  inference: both count once either does, and the higher total wins).  Totals the
+  brisques leave equal make a drawn game, with no bonus (A22e);
+* **declaring** (:class:`RubiconDeclarations`): Grand's re-forming under F334's class
+  rule read on each card's history, and WK-R's two readings as switches (R-C4, R-C5);
 * **carte blanche again** (``rubicon.carte_blanche: per_drawn_card``, WK-R, CM-R, PAR,
   A19): a player who showed a carte blanche at the deal scores it again for each card he
   draws that is not one of the carte blanche ranks, shown as it is drawn, until he draws
@@ -34,14 +40,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bezique.actions import ScoreEvent
+from bezique.actions import Kind, ScoreEvent
 from bezique.game import GameState
-from bezique.hookspecs import KeyPath, hookimpl
+from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
+from bezique.plugins.grand import GrandDeclarations
+from bezique.plugins.ordinary import Combination
 from bezique.state import DRAWN_GAME, PluginState
 from bezique.variant import load_fragment
 
-__all__ = ["RubiconHand", "Settlement", "settle"]
-"""The hand's state this plugin keeps and the settlement as a pure computation."""
+__all__ = [
+    "RubiconDeclarations",
+    "RubiconHand",
+    "Settlement",
+    "brisques_counted",
+    "rubicon_hand",
+    "settle",
+]
+"""The declaring role, the hand's state this plugin keeps, and the settlement as pure
+computations."""
 
 _KEY = "rubicon"
 """Where this plugin keeps its :class:`RubiconHand` (``state.plugin_state``)."""
@@ -52,18 +68,28 @@ _KEY = "rubicon"
 
 @dataclass
 class RubiconHand(PluginState):
-    """Per seat, whether his carte blanche still runs (made at each deal)."""
+    """What this plugin keeps for a hand (made at each deal)."""
 
     blank: list[bool]
-    """A carte blanche shown at the deal, and no carte blanche rank drawn since."""
+    """Per seat: a carte blanche shown at the deal, and no carte blanche rank drawn since."""
+    ever: dict[int, int]
+    """For each card declared this hand, the highest level it has ever been declared at
+    in each class (four bits a class, as ``state.levels``, but never lowered when a
+    combination is broken: the grand plugin's effective levels are)."""
 
     def copy(self) -> RubiconHand:
         """An independent copy."""
-        return RubiconHand(list(self.blank))
+        return RubiconHand(list(self.blank), dict(self.ever))
 
     def to_json(self) -> dict[str, Any]:
-        """``{"rubicon": {"blank": [...]}}``."""
-        return {_KEY: {"blank": list(self.blank)}}
+        """``{"rubicon": {"blank": [...], "ever": {"CARD": LEVELS, ...}}}``."""
+        ever = {str(card): levels for card, levels in sorted(self.ever.items())}
+        return {_KEY: {"blank": list(self.blank), "ever": ever}}
+
+
+def rubicon_hand(state: GameState) -> RubiconHand:
+    """Return this hand's :class:`RubiconHand`."""
+    return state.plugin_state(_KEY, RubiconHand)
 
 
 def _barred_ranks(state: GameState) -> frozenset[int]:
@@ -79,28 +105,136 @@ def _repeats(data: dict[str, Any]) -> bool:
 
 @hookimpl
 def bezique_after_deal(state: GameState) -> None:
-    """Note which hands were dealt without a carte blanche rank (their carte blanche runs)."""
-    if not _repeats(state.rules.data):
-        return
-    barred = _barred_ranks(state)
-    rank_of = state.deck.card_rank
-    blank = [not any(rank_of[c] in barred for c in hand) for hand in state.hands]
-    state.set_plugin_state(_KEY, RubiconHand(blank))
+    """Start the hand: nothing declared; whose carte blanche runs (hands with no barred rank)."""
+    blank = [False] * state.players
+    if _repeats(state.rules.data):
+        barred = _barred_ranks(state)
+        rank_of = state.deck.card_rank
+        blank = [not any(rank_of[c] in barred for c in hand) for hand in state.hands]
+    state.set_plugin_state(_KEY, RubiconHand(blank, {}))
 
 
 @hookimpl
 def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreEvent]:
     """A running carte blanche scores again for a drawn card that is not a barred rank."""
-    hand = state.extra.get(_KEY)
-    if not isinstance(hand, RubiconHand) or not hand.blank[player]:
+    hand = rubicon_hand(state)
+    if not hand.blank[player]:
         return []
     if state.deck.card_rank[card] in _barred_ranks(state):
-        changed = hand.copy()
-        changed.blank[player] = False
-        state.set_plugin_state(_KEY, changed)
+        hand.blank[player] = False
         return []
     points = state.rules.data["carte_blanche"]["points"]
     return [ScoreEvent(player, points, "carte_blanche.drawn", state.deck.card_text(card))]
+
+
+# ---------------------------------------------------------------------- declaring (R14, R-C4, R-C5)
+
+
+@hookimpl
+def bezique_requires() -> list[str]:
+    """The ordinary rules and Grand's re-forming, listed before it."""
+    return ["ordinary", "grand"]
+
+
+@hookimpl
+def bezique_declaring_roles() -> list[type[DeclaringRole]]:
+    """Rubicon's class rule on the hand's history, and WK-R's readings as switches."""
+    return [RubiconDeclarations]
+
+
+def _same_suit(combo: Combination) -> bool:
+    """Whether ``combo`` is cards of one suit (a marriage, a sequence)."""
+    return bool(combo.faces) and not combo.pairs
+
+
+class RubiconDeclarations(GrandDeclarations):
+    """Grand's declaring under the Rubicon class rule, read on each card's history.
+
+    Grand forms a combination again once a card of it is played away; Rubicon adds:
+
+    * a card never scores again in a lower combination of its class, not even once
+      the higher one is broken (F334, R14): a queen of a broken sequence marries no
+      new king, though the sequence may be formed again (R16);
+    * ``rubicon.married_into_sequence: false`` (WK-R, R-C5): a king or queen once in a
+      marriage joins no sequence;
+    * ``rubicon.repair_marriages: true`` (WK-R, R-C4): a marriage may be formed from
+      cards already declared, without a card from the hand, when one of them has been
+      in a marriage.
+    """
+
+    def form_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str | None:
+        """The history's class rule first, then Grand's and the ordinary rules."""
+        return self.history_refusal(state, combo, cards) or super().form_refusal(
+            state, player, combo, cards, kind
+        )
+
+    def history_refusal(
+        self, state: GameState, combo: Combination, cards: tuple[int, ...]
+    ) -> str | None:
+        """Why a card's earlier declarations in ``combo``'s class bar it (see the class)."""
+        ever = rubicon_hand(state).ever
+        sequences = state.rules.data["rubicon"]["married_into_sequence"]
+        for card in cards:
+            level = (ever.get(card, 0) >> combo.shift) & 15
+            if level > combo.level:
+                return (
+                    f"{state.deck.card_text(card)} has been declared in a higher combination "
+                    f"of the class of {combo.name}: a card never scores again in a lower one "
+                    "of its class, even once the higher one is broken (F334, R14)"
+                )
+            if not sequences and level and combo.level > level and _same_suit(combo):
+                return (
+                    f"{state.deck.card_text(card)} has been declared in a marriage, and a "
+                    "married king or queen joins no sequence (rubicon.married_into_sequence: "
+                    "false; WK-R, R-C5)"
+                )
+        return None
+
+    def new_card_refusal(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+    ) -> str | None:
+        """Grand's rule, but WK-R's re-paired marriage needs no card from the hand."""
+        if (
+            state.rules.data["rubicon"]["repair_marriages"]
+            and _same_suit(combo)
+            and combo.size == 2
+            and any((rubicon_hand(state).ever.get(c, 0) >> combo.shift) & 15 for c in cards)
+        ):
+            return None
+        return super().new_card_refusal(state, player, combo, cards, kind)
+
+    def declared_bits(self, state: GameState, player: int) -> int:
+        """Grand's, less the cards WK-R's re-pairing may marry again without a new card."""
+        declared = super().declared_bits(state, player)
+        if not state.rules.data["rubicon"]["repair_marriages"]:
+            return declared
+        marriage = next(
+            (c for c in self.tables.combinations(state) if _same_suit(c) and c.size == 2), None
+        )
+        if marriage is None:
+            return declared
+        ever = rubicon_hand(state).ever
+        married = [card for card, levels in ever.items() if (levels >> marriage.shift) & 15]
+        return declared & ~state.deck.mask(married)
+
+    def declare(
+        self,
+        state: GameState,
+        player: int,
+        combo: Combination,
+        cards: tuple[int, ...],
+        new_cards: list[int] | None = None,
+    ) -> None:
+        """Note the level each card reaches in ``combo``'s class, then declare as Grand does."""
+        ever = rubicon_hand(state).ever
+        mask = 15 << combo.shift
+        for card in cards:
+            old = ever.get(card, 0)
+            level = max((old >> combo.shift) & 15, combo.level)
+            ever[card] = (old & ~mask) | (level << combo.shift)
+        super().declare(state, player, combo, cards, new_cards)
 
 
 # ---------------------------------------------------------------------- the game's end
@@ -167,6 +301,7 @@ def settle(winner: int, loser: int, counted: int, rules: dict[str, Any]) -> Sett
     ``counted`` is the brisque points already in the two totals (both players', A22b).
     """
     step = rules["rounding"]["to"]
+    start = winner
     events: list[tuple[int, str, str]] = []
     loser_rounding = 0
     rubiconed = loser < rules["line"]
@@ -185,8 +320,8 @@ def settle(winner: int, loser: int, counted: int, rules: dict[str, Any]) -> Sett
     else:
         events.append((-loser, "rubicon.loser_deducted", "the loser's total"))
         events.append((rules["game_bonus"], "rubicon.game", "for the game"))
-    final = winner + sum(points for points, _, _ in events)
-    if rules["rounding"]["stage"] == "final" and final % step:
+    final = start + sum(points for points, _, _ in events)
+    if final % step and final - final % step > 0:  # never so far as to hide who won (R22)
         events.append((-(final % step), "rubicon.rounding", f"to the {step} below"))
     return Settlement(rubiconed, events, loser_rounding, loser)
 
@@ -206,7 +341,7 @@ def bezique_settlement(state: GameState) -> list[ScoreEvent]:
     ]
     if result.loser_rounding:
         events.append(
-            ScoreEvent(loser, -result.loser_rounding, "rubicon.rounding", "to the hundred")
+            ScoreEvent(loser, -result.loser_rounding, "rubicon.rounding", "to the round figure")
         )
     if result.loser_total:
         events.append(

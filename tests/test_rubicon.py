@@ -194,11 +194,13 @@ def test_under_s4s_reading_aces_and_tens_spoil_a_carte_blanche() -> None:
 
 
 def test_four_aces_form_again_with_a_fifth_once_one_is_played_away() -> None:
-    state = game(["AS", "AS", "AH", "AC", "AD", "7H", "8C", "9C", "KD"])
+    state = game(["AS", "AS", "AH", "AC", "AD", "7H", "QS", "JD", "KD"])
     win_trick(state, "7H")
     declare(state, "declare four_aces AS AS AH AC")
     end_turn(state)
-    assert not any(t.startswith("declare four_aces") for t in legal(state) if "AD" in t)
+    win_trick(state, "8H")  # the four is whole: no four with the fifth ace yet
+    assert legal(state) == {"declare bezique QS JD", "draw"}
+    end_turn(state)
     win_trick(state, "AH*")  # a declared ace played away breaks the four
     declare(state, "declare four_aces AS* AS* AC* AD")
     assert scored(state) == {"four_aces": 200}
@@ -254,7 +256,46 @@ def test_a_married_queen_joins_a_sequence_unless_wk_r_bars_it() -> None:
     win_trick(barred, "8H")
     assert not any(t.startswith("declare sequence") for t in legal(barred))
     error = refuse(barred, "declare sequence AH TH KH* QH* JH")
-    assert "never declared again" in str(error) and "R-C5" in str(error)
+    assert "joins no sequence" in str(error) and "R-C5" in str(error)
+
+
+def test_wk_r_bars_a_once_married_queen_from_a_sequence_after_her_king_is_played() -> None:
+    hand = ["AH", "TH", "KH", "QH", "JH", "KH", "7H", "QS", "JD"]
+    state = game(hand, "rubicon-married-queen")
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    married = next(t for t in legal(state) if t.startswith("play KH*"))
+    win_trick(state, married.removeprefix("play "))  # the marriage is broken
+    assert not any(t.startswith("declare sequence") for t in legal(state))
+    error = refuse(state, "declare sequence AH TH KH QH* JH")
+    assert "joins no sequence" in str(error)
+    plain = game(hand)
+    win_trick(plain, "7H")
+    declare(plain, "declare royal_marriage KH QH")
+    end_turn(plain)
+    married = next(t for t in legal(plain) if t.startswith("play KH*"))
+    win_trick(plain, married.removeprefix("play "))
+    declare(plain, "declare sequence AH TH KH QH* JH")
+    assert scored(plain) == {"royal_marriage": 40, "sequence": 250}
+
+
+def test_a_broken_sequence_forms_again_but_gives_no_lower_marriage() -> None:
+    # F334 (R14): a card never scores again in a lower combination of its class; R16
+    # lets the sequence itself be formed again with a new king for the one played away.
+    hand = ["AH", "TH", "KH", "QH", "JH", "KH", "7H", "QS", "JD"]
+    state = game(hand)
+    win_trick(state, "7H")
+    declare(state, "declare sequence AH TH KH QH JH")
+    end_turn(state)
+    king = next(t for t in legal(state) if t.startswith("play KH*"))
+    win_trick(state, king.removeprefix("play "))
+    assert "declare royal_marriage KH QH*" not in {t.split("*")[0] for t in legal(state)}
+    assert not any(t.startswith("declare royal_marriage") for t in legal(state))
+    error = refuse(state, "declare royal_marriage KH QH*")
+    assert "never scores again in a lower one of its class" in str(error)
+    declare(state, "declare sequence AH* TH* KH QH* JH*")
+    assert scored(state) == {"sequence": 500}
 
 
 # ---------------------------------------------------------------- the bezique ladder (R12, A15)
@@ -304,10 +345,10 @@ def test_quadruple_bezique_declared_at_once_scores_4500_only() -> None:
 
 
 def test_four_tens_score_only_by_agreement() -> None:
-    hand = ["TS", "TS", "TH", "TC", "7H", "8C", "9C", "KD", "8D"]
+    hand = ["TS", "TS", "TH", "TC", "7H", "8C", "QS", "JD", "8D"]  # the bezique opens the turn
     plain = game(hand)
     win_trick(plain, "7H")
-    assert not any("TS TS" in t for t in legal(plain))
+    assert legal(plain) == {"declare bezique QS JD", "draw"}
     agreed = game(hand, "rubicon-four-tens")
     win_trick(agreed, "7H")
     declare(agreed, "declare four_tens TS TS TH TC")
@@ -359,10 +400,10 @@ def test_the_fm_and_par_rubicon_adds_no_320() -> None:
     assert _settled(2350, 880, brisques_bonus=no_bonus["brisques_bonus"]) == 4200
 
 
-def test_rounding_each_total_first_keeps_the_320() -> None:
+def test_rounding_each_total_first_then_the_final_score() -> None:
     stage = load_variant("rubicon-round-totals").data["rubicon"]["rounding"]
     assert _settled(2350, 1220, rounding=stage) == 1600  # 2300 - 1200 + 500
-    assert _settled(2350, 880, rounding=stage) == 4420  # 2300 + 800 + 1000 + 320
+    assert _settled(2350, 880, rounding=stage) == 4400  # 2300 + 800 + 1000 + 320, dropped again
 
 
 def test_brisques_count_only_to_break_a_tie_or_to_save_a_rubicon() -> None:
@@ -392,16 +433,10 @@ def _worked(w0: int, l0: int, wb: int, lb: int, section: dict[str, Any]) -> tupl
     hi, lo = max(hi, lo), min(hi, lo)
     if hi == lo:
         return 0, "drawn"
+    rubiconed = lo < line
     if section["rounding"]["stage"] == "totals":
-        rubiconed = lo < line
         hi, lo = hi - hi % step, lo - lo % step
-        if rubiconed:
-            bonus = section["brisques_bonus"] - (
-                wb + lb if counted and section["brisques_bonus"] else 0
-            )
-            return hi + lo + section["rubicon_bonus"] + bonus, "rubicon"
-        return hi - lo + section["game_bonus"], "saved" if counted else "game"
-    if lo < line:
+    if rubiconed:
         bonus = section["brisques_bonus"] - (
             wb + lb if counted and section["brisques_bonus"] else 0
         )
@@ -409,7 +444,7 @@ def _worked(w0: int, l0: int, wb: int, lb: int, section: dict[str, Any]) -> tupl
         branch = "rubicon"
     else:
         total, branch = hi - lo + section["game_bonus"], "saved" if counted else "game"
-    return total - total % step, branch
+    return (total - total % step if total - total % step > 0 else total), branch
 
 
 @pytest.mark.parametrize(
@@ -471,7 +506,7 @@ def six(hand: Sequence[str], variant: str = "six-pack") -> GameState:
 
 
 def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
-    hand = ["AH", "AH", "AH", "AH", "KH", "QH", "7H", "8C", "9C", "7D", "8D", "9D"]
+    hand = ["AH", "AH", "AH", "AH", "KH", "QH", "7H", "QS", "JD", "7D", "8D", "9D"]
     state = six(hand)
     win_trick(state, "7H")
     assert not any(t.startswith("declare four_trump_aces") for t in legal(state))
@@ -481,10 +516,10 @@ def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
     declare(state, "declare four_trump_aces AH AH AH AH")
     assert scored(state) == {"royal_marriage": 40, "four_trump_aces": 1000}
     # The four in trumps is the higher four of the class: the same aces are not then
-    # four aces of any suit (A17).
+    # four aces of any suit (A17): the next turn offers only the bezique.
     end_turn(state)
     win_trick(state, "9H")
-    assert not any(t.startswith("declare four_aces") for t in legal(state))
+    assert legal(state) == {"declare bezique QS JD", "draw"}
 
 
 def test_six_pack_carte_blanche_scores_250_at_the_deal_and_for_each_blank_draw() -> None:
@@ -541,12 +576,20 @@ def test_equal_totals_after_the_brisques_make_a_drawn_game_with_no_bonus() -> No
     from bezique.state import DRAWN_GAME
 
     state = game(["KH", "QH", "KS", "QS", "AS", "TD", "7H", "8C", "9C"])
-    state.scores[:] = [1250, 1250]
+    state.scores[:] = [1250, 1250]  # as if the hand were played out, no brisque won
     assert rubicon.bezique_game_winner(state, hand_over=False) == -1
     assert rubicon.bezique_game_winner(state, hand_over=True) == DRAWN_GAME
-    state._finish_game(DRAWN_GAME)
+    state._end_hand()  # the kernel's end of a hand: its scores, the winner, the settlement
     assert state.is_over() and state.winner == -1
     assert state.legal_actions() == [] and state.scores == [1250, 1250]
+    assert not [e for e in state.events if e.rule.startswith("rubicon.")]
+
+
+def test_rounding_never_takes_the_winners_whole_score() -> None:
+    # R22: fractions go unless they decide the winner; 1250 against 1210 with no game
+    # bonus leaves 40, which rounding to the hundred would make a score of nothing.
+    assert _settled(1250, 1210, game_bonus=0) == 40
+    assert _settled(1250, 1210) == 500
 
 
 def test_a_carte_blanche_scores_again_for_each_card_of_a_refereed_double_draw() -> None:
@@ -587,3 +630,20 @@ def test_the_command_line_simulates_saves_replays_validates_and_benches(
     assert main(["bench", "--variant", variant, "--deals", "2", "--json"]) == 0
     bench = json.loads(capsys.readouterr().out)
     assert bench["variant"] == variant and bench["deals"] == 2 and bench["decisions"] > 0
+
+
+def test_wk_r_re_pairs_only_a_card_that_has_been_married() -> None:
+    # Four kings and four queens on the table: no marriage of theirs without a new
+    # card, as neither has been in a marriage (R-C4 is a re-pairing, not a free-for-all).
+    hand = ["KH", "KS", "KD", "KC", "QH", "QS", "QD", "QC", "7H"]
+    state = game(hand, "rubicon-repair")
+    win_trick(state, "7H")
+    declare(state, "declare four_kings KH KS KD KC")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare four_queens QH QS QD QC")
+    end_turn(state)
+    win_trick(state, "9H")
+    # Nothing to declare: the kernel drew at once, and seat 0 leads again.
+    assert state.phase == "play" and len(state.hands[0]) == 9
+    assert all(t.startswith("play") for t in legal(state))

@@ -55,8 +55,6 @@ class Combination:
     """Declaring it names the trump suit (trumps by first marriage, before they are fixed)."""
     grows_in_one_trick: bool
     """Cards declared after the same trick in a lower combination of its class may complete it."""
-    reuse_barred: bool
-    """A card once declared in its class may not join it again (``no_reuse_classes``)."""
     suit_forms: tuple[tuple[tuple[int, ...], int], ...] = ()
     """Same-suit combinations: for each suit's form, its faces and their mask."""
     taken_off: tuple[int, ...] = ()
@@ -100,8 +98,6 @@ class Tables:
         """Trumps are named by the first marriage or sequence declared; no seven scores."""
         self.sequence_fixes_trumps = data["trumps"].get("fixed_by") != "marriage"
         """A sequence declared before any marriage fixes trumps (``trumps.fixed_by``, R-C3)."""
-        self.no_reuse_classes = frozenset(data["declarations"].get("no_reuse_classes", ()))
-        """Classes in which a declared card is never declared again (R-C5)."""
         self.sevens_declared = (
             seven["scoring"] == "declare_or_exchange" and not self.trumps_by_marriage
         )
@@ -226,7 +222,6 @@ class Tables:
             rank_index,
             undecided and suit_rule == "trump" and "ranks" in row,
             row.get("grows_in_one_trick", True),
-            row["class"] in self.no_reuse_classes,
             suit_forms,
             self._taken_off(row) if pairs >= 2 else (),
         )
@@ -277,27 +272,15 @@ def class_refusal(
     """
     if not any(levels):
         return None
-    shift = combo.shift
-    level = 1 if combo.reuse_barred else combo.level
+    shift, level = combo.shift, combo.level
     for card, card_levels in zip(cards, levels, strict=True):
         if (card_levels >> shift) & 15 >= level:
-            if combo.reuse_barred:
-                return (
-                    f"{state.deck.card_text(card)} was already declared in a combination of "
-                    f"the {combo_class(state, combo)} class, in which a declared card is never "
-                    "declared again (declarations.no_reuse_classes; WK-R, R-C5)"
-                )
             return (
                 f"{state.deck.card_text(card)} was already declared in a combination of the "
                 "same class and at least as high: a declared card may join only a higher "
                 "combination of its class, or one of another class (S0)"
             )
     return None
-
-
-def combo_class(state: GameState, combo: Combination) -> str:
-    """The name of ``combo``'s class."""
-    return state.rules.classes[combo.shift // 4]
 
 
 def grows_this_turn(
