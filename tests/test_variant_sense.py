@@ -487,3 +487,14 @@ def test_a_target_past_reach_is_refused_at_its_line(tmp_path: Path) -> None:
     (problem,) = info.value.problems
     assert problem.startswith(f"{path}:5:11: game.target: ")
     assert "100000" in problem
+
+
+def test_what_names_trumps_is_said_only_when_no_card_is_turned_up(tmp_path: Path) -> None:
+    path = house(tmp_path, "trumps:\n  fixed_by: marriage\n")
+    assert problems(path) == [
+        f"{path}:5:13: trumps.fixed_by: trumps.fixed_by says what names trumps when the "
+        "first marriage does, but trumps.mode is 'turn_up'; remove it or set mode: "
+        "first_marriage"
+    ]
+    fine = house(tmp_path, "trumps:\n  fixed_by: marriage\n", base="house-first-marriage")
+    assert load_variant(fine).data["trumps"]["fixed_by"] == "marriage"

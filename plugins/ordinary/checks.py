@@ -40,7 +40,22 @@ def problems(data: dict[str, Any]) -> list[Problem]:
         *combination_size_problems(data),
         *scoring_problems(data),
         *carte_blanche_problems(data),
+        *trump_problems(data),
     ]
+
+
+def trump_problems(data: dict[str, Any]) -> list[Problem]:
+    """``trumps.fixed_by`` says what names trumps when no card is turned up."""
+    trumps = section(data, "trumps")
+    if "fixed_by" in trumps and trumps.get("mode") != "first_marriage":
+        return [
+            (
+                [("trumps", "fixed_by"), ("trumps", "mode")],
+                "trumps.fixed_by says what names trumps when the first marriage does, but "
+                f"trumps.mode is {trumps.get('mode')!r}; remove it or set mode: first_marriage",
+            )
+        ]
+    return []
 
 
 def bezique_card_problems(data: dict[str, Any]) -> list[Problem]:
