@@ -178,37 +178,32 @@ def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
 
 
 class Question(NamedTuple):
-    """A question a seat must answer before the first lead (:func:`bezique_hand_question`).
+    """A question a seat answers before the first lead (:func:`bezique_hand_question`).
 
-    While it is open the game is in the ``question`` phase (:data:`bezique.state.QUESTION`),
-    ``state.to_act`` is :attr:`seat`, and the legal actions are ``choose NAME ANSWER``
-    for each of :attr:`answers`, in their order.
+    While it is open the phase is ``question``, ``state.to_act`` is :attr:`seat`, and
+    the legal actions are ``choose NAME ANSWER`` for each of :attr:`answers`, in order.
     """
 
     name: str
-    """The question's name, one word (``lift``): the second word of each answer's text."""
+    """One word (``lift``): the second word of each answer's text."""
     seat: int
-    """The seat that answers."""
     answers: Sequence[str]
-    """The answers he may give, each one word, no two alike."""
+    """Each one word, no two alike."""
     waiting: str
-    """What play waits for, which starts the refusal of any other action
-    (``play waits for seat 1 to guess ...``; the kernel adds the answers)."""
+    """What play waits for, which starts the refusal of any other action."""
     rule: str
-    """The rule a refusal names (:attr:`bezique.errors.IllegalActionError.rule`)."""
+    """The rule a refusal names."""
 
 
 @hookspec(firstresult=True)
 def bezique_hand_question(state: GameState) -> Question | None:
     """Decide: the question a seat must answer now, before the hand's first lead, if any.
 
-    Asked after each deal, after :func:`bezique_after_deal` and before
-    :func:`bezique_deal_scores`, then after each answer, until no plugin asks one; and
-    whenever the legal actions are listed while one is open, so answer from the state
-    (what the plugin keeps for the hand), never from a count of calls.  Only if a
-    plugin implements it: a game without pays nothing.  A plugin opens a phase of
-    choices at the start of a hand so: a dealer's lift to be guessed, say.  The answer
-    (``choose NAME ANSWER``) is a recorded action, and reaches :func:`bezique_answer`.
+    Asked after each deal (after :func:`bezique_after_deal`, before
+    :func:`bezique_deal_scores`) and after each answer until no plugin asks, and
+    whenever the legal actions are listed while one is open: answer from the plugin's
+    state.  Only if implemented.  The answer, ``choose NAME ANSWER``, is a recorded
+    action, carried out by :func:`bezique_answer` (a dealer's lift guessed, say).
     """
 
 
@@ -216,14 +211,11 @@ def bezique_hand_question(state: GameState) -> Question | None:
 def bezique_answer(
     state: GameState, player: int, question: str, answer: str
 ) -> list[ScoreEvent] | None:
-    """Decide: carry out ``player``'s ``answer`` to the question named ``question``.
+    """Decide: carry out ``player``'s ``answer`` (one of those listed) to ``question``.
 
-    Asked of the plugins when a seat answers the question :func:`bezique_hand_question`
-    opened; ``answer`` is one of its answers (the kernel refuses any other).  The
-    plugin that asked records the answer in what it keeps (so that it asks no more, or
-    its next question) and returns the scores it earns (``[]`` for none); ``None`` lets
-    a plugin listed before answer.  The kernel scores them; play begins once no plugin
-    asks a question.
+    The plugin that asked records it (so that it asks no more, or its next question)
+    and returns the scores it earns (``[]`` for none), which the kernel adds; ``None``
+    lets a plugin listed before answer.
     """
 
 
