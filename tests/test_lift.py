@@ -395,3 +395,27 @@ def test_an_ordinary_game_asks_no_question() -> None:
     assert new_game(rules, seed=1).phase == PLAY
     with pytest.raises(IllegalActionError):
         new_game(rules, seed=1).apply("choose lift 24")
+
+
+def test_the_lift_plays_on_six_pack_bezique() -> None:
+    """The six-pack deal of twelve each is what the target of 24 stands for (S02, S04)."""
+    section = {"enabled": True, "target": 24, "exact_bonus": 250, "guess_bonus": 150}
+    overrides = {
+        "plugins": ["ordinary", "grand", "rubicon", "lift"],
+        "lift": {**section, "sizes": [20, 28]},
+    }
+    rules = ruleset_for("six-pack", overrides)
+    assert rules.data["deal"]["hand_size"] * rules.players == 24
+    state = next(
+        s
+        for s in (new_game(rules, seed=seed) for seed in range(500))
+        if (lift := lift_state(s)) is not None and lift.packet == 24
+    )
+    assert state.hands == new_game("six-pack", seed=state.seed).hands
+    state.apply("choose lift 24")
+    assert [(e.player, e.points, e.rule) for e in state.events[:2]] == [
+        (0, 250, "lift.exact"),
+        (1, 150, "lift.guessed"),
+    ]
+    state.playout(random.Random(1), None)
+    assert replay(record_of(state)).to_json() == state.to_json()
