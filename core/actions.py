@@ -19,6 +19,9 @@ Text forms (card notation in :mod:`bezique.cards`):
                                 :mod:`bezique.plugins.referee`)
 ``claim nine_cards add``        a table action: the injured player's claim or
                                 choice of remedy
+``choose lift 24``              answer a question a plugin asks before the hand's
+                                first lead (the lift plugin: how many cards the
+                                dealer lifted); :mod:`bezique.questions`
 ==============================  ================================================
 
 A card marked ``*`` is one of the player's declared cards on the table; a card
@@ -48,6 +51,7 @@ class Kind(IntEnum):
     END_TURN = 5
     IRREGULAR = 6
     CLAIM = 7
+    CHOOSE = 8
 
 
 KIND_WORDS: dict[Kind, str] = {
@@ -59,6 +63,7 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.END_TURN: "draw",
     Kind.IRREGULAR: "irregular",
     Kind.CLAIM: "claim",
+    Kind.CHOOSE: "choose",
 }
 """The word that starts each kind's text form (``END_TURN`` also reads ``pass``)."""
 
@@ -81,6 +86,9 @@ class _ActionFields(NamedTuple):
 
 class Action(_ActionFields):
     """One action: its kind, the physical cards it uses and, for combinations, their name.
+
+    A table action or a choice keeps its words after the first in ``combo``
+    (``Action(Kind.CHOOSE, (), "lift 24")`` is ``choose lift 24``).
 
     A named tuple so that comparing and hashing happen in C: the kernel compares
     actions in its inner loop.  Making one checks its fields: ``kind`` a

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bezique import notation, refusals, saved, scores, stock, turns, views
+from bezique import notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
@@ -31,6 +31,7 @@ from bezique.state import (
     GAME_OVER,
     NO_TURN,
     PLAY,
+    QUESTION,
     STATE_FORMAT,
     STATE_FORMAT_V1,
     TURN,
@@ -47,6 +48,7 @@ __all__ = [
     "MAX_HISTORY",
     "NO_TURN",
     "PLAY",
+    "QUESTION",
     "STATE_FORMAT",
     "STATE_FORMAT_V1",
     "TURN",
@@ -61,6 +63,7 @@ __all__ = [
 
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
+_CHOOSE = Kind.CHOOSE
 
 
 def __getattr__(name: str) -> object:
@@ -155,6 +158,8 @@ class GameState(StateData):
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
         elif self.phase == TURN:
             legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
+        elif self.phase == QUESTION:  # a plugin's question before the first lead
+            legal = questions.choices(self)
         elif self.phase != GAME_OVER:  # a phase a plugin opened: it lists the choices
             choices = self.rules.phase_choices(self)
             legal = list(choices.actions) if choices is not None else []
@@ -180,9 +185,12 @@ class GameState(StateData):
         if action not in legal:
             action = refusals.equivalent_legal(self, action)
         assert isinstance(action, Action)
+        kind = action.kind
+        if kind == _CHOOSE:
+            questions.answer(self, action)  # recorded once a plugin has taken it
+            return
         self.history.append(action)
         self._legal = None
-        kind = action.kind
         if kind == _PLAY:
             self._play(action.cards[0])
         elif kind == _END_TURN:

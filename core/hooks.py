@@ -22,7 +22,7 @@ from bezique.errors import PluginError
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
-    from bezique.hookspecs import PhaseChoices
+    from bezique.hookspecs import PhaseChoices, Question
 
 HookFunction = Callable[..., Any]
 """A hook implementation as pluggy holds it: the kernel calls it only through the facade."""
@@ -43,6 +43,22 @@ class Notify(Protocol):
 
     def __call__(self, state: GameState, /) -> None:
         """Tell every plugin."""
+
+
+class HandQuestion(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_hand_question`."""
+
+    def __call__(self, state: GameState, /) -> Question | None:
+        """The question a seat must answer before the first lead, or None."""
+
+
+class Answer(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_answer`."""
+
+    def __call__(
+        self, state: GameState, player: int, question: str, answer: str, /
+    ) -> list[ScoreEvent] | None:
+        """Carry out the answer; its score events, or None when no plugin takes it."""
 
 
 class TrickWinner(Protocol):

@@ -33,6 +33,8 @@ Arguments, named exactly as below, that an implementation may take (any subset):
     a :class:`bezique.actions.Action`.
 ``cards``
     physical card ids (see :mod:`bezique.cards`).
+``question``, ``answer``
+    a question's name and one of its answers (see :class:`Question`).
 """
 
 from __future__ import annotations
@@ -172,6 +174,48 @@ def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
 
     Called once after each deal, after :func:`bezique_after_deal` and before
     the first lead.
+    """
+
+
+class Question(NamedTuple):
+    """A question a seat answers before the first lead (:func:`bezique_hand_question`).
+
+    While it is open the phase is ``question``, ``state.to_act`` is :attr:`seat`, and
+    the legal actions are ``choose NAME ANSWER`` for each of :attr:`answers`, in order.
+    """
+
+    name: str
+    """One word (``lift``): the second word of each answer's text."""
+    seat: int
+    answers: Sequence[str]
+    """Each one word, no two alike."""
+    waiting: str
+    """What play waits for, which starts the refusal of any other action."""
+    rule: str
+    """The rule a refusal names."""
+
+
+@hookspec(firstresult=True)
+def bezique_hand_question(state: GameState) -> Question | None:
+    """Decide: the question a seat must answer now, before the hand's first lead, if any.
+
+    Asked after each deal (after :func:`bezique_after_deal`, before
+    :func:`bezique_deal_scores`) and after each answer until no plugin asks, and
+    whenever the legal actions are listed while one is open: answer from the plugin's
+    state.  Only if implemented.  The answer, ``choose NAME ANSWER``, is a recorded
+    action, carried out by :func:`bezique_answer` (a dealer's lift guessed, say).
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_answer(
+    state: GameState, player: int, question: str, answer: str
+) -> list[ScoreEvent] | None:
+    """Decide: carry out ``player``'s ``answer`` (one of those listed) to ``question``.
+
+    The plugin that asked records it (so that it asks no more, or its next question)
+    and returns the scores it earns (``[]`` for none), which the kernel adds; ``None``
+    lets a plugin listed before answer.
     """
 
 
@@ -414,6 +458,8 @@ DECIDE, COLLECT, NOTIFY = "decide", "collect", "notify"
 GAME_HOOKS: dict[str, str] = {
     "bezique_after_deal": NOTIFY,
     "bezique_deal_scores": COLLECT,
+    "bezique_hand_question": DECIDE,
+    "bezique_answer": DECIDE,
     "bezique_trick_winner": DECIDE,
     "bezique_legal_plays": DECIDE,
     "bezique_trick_scores": COLLECT,

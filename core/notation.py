@@ -76,6 +76,8 @@ def action_text(state: GameState, action: Action) -> str:
     """Write ``action`` in the text notation of :mod:`bezique.actions`."""
     if action.kind == Kind.END_TURN:
         return end_word(state)
+    if action.kind == Kind.CHOOSE:
+        return f"choose {action.combo}"
     seat = state.to_act
     tokens = sorted((state.deck.card_face[c], card_token(state, c, seat)) for c in action.cards)
     words = [KIND_WORDS[action.kind]]
@@ -100,6 +102,12 @@ def parse_action(state: GameState, text: str) -> Action:
         if not rest:
             raise IllegalActionError(f"{text!r}: name the irregularity", "notation")
         return Action(kind, (), " ".join([rest[0].lower(), *rest[1:]]))
+    if kind == Kind.CHOOSE:
+        if len(rest) != 2:
+            raise IllegalActionError(
+                f"{text!r}: write 'choose QUESTION ANSWER' (two words after 'choose')", "notation"
+            )
+        return Action(kind, (), f"{rest[0].lower()} {rest[1]}")
     combo = ""
     if kind in (Kind.DECLARE, Kind.ANNOUNCE):
         if not rest:
@@ -163,7 +171,9 @@ def action_id(state: GameState, action: Action) -> int:
     declared at: it says what the text form says.
     """
     if action.kind in TABLE_KINDS:
-        return int.from_bytes(action.combo.encode(), "big") * len(Kind) + int(action.kind)
+        return int.from_bytes(action.combo.encode(), "big") * _ID_KINDS + int(action.kind)
+    if action.kind == Kind.CHOOSE:  # numbered in the end of turn's residue, above it
+        return int.from_bytes(action.combo.encode(), "big") * _ID_KINDS + int(Kind.END_TURN)
     combos = state.rules.combo_names
     code = combos.index(action.combo) + 1 if action.combo else 0
     faces = state.deck.faces
@@ -174,7 +184,14 @@ def action_id(state: GameState, action: Action) -> int:
     )
     for value in cards:
         code = code * base + value
-    return code * len(Kind) + int(action.kind)
+    return code * _ID_KINDS + int(action.kind)
+
+
+_ID_KINDS = 8
+"""The radix of an id's kind: the eight kinds there were when ids were fixed.
+
+A choice (``choose``, the ninth kind) is numbered ``text * 8 + 5``: the residue of
+the end of a turn, whose one id is 5 (its text is never empty, so it never is 5)."""
 
 
 def _id_place(state: GameState, card: int, seat: int) -> int:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from bezique.actions import Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.notation import action_text, end_word
-from bezique.state import GAME_OVER, PLAY, TURN
+from bezique.questions import refusal as question_refusal
+from bezique.state import GAME_OVER, PLAY, QUESTION, TURN
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -51,6 +52,14 @@ def refusal(state: GameState, action: Action) -> IllegalActionError:
     seat = state.to_act
     if state.phase == GAME_OVER:
         return IllegalActionError("the game is over: no action is legal", "game.target")
+    if state.phase == QUESTION:  # a plugin's question: it says what it waits for
+        return question_refusal(state)
+    if action.kind == Kind.CHOOSE and state.phase in (PLAY, TURN):
+        return IllegalActionError(
+            f"{action_text(state, action)!r}: no question is open ('choose' answers a "
+            "question a plugin asks before the hand's first lead)",
+            "play" if state.phase == PLAY else "declarations.before_drawing",
+        )
     if state.phase not in (PLAY, TURN):  # a phase a plugin opened: it says what it waits for
         choices = ", ".join(action_text(state, a) for a in state.legal_actions())
         phase = state.rules.phase_choices(state)

@@ -20,10 +20,12 @@ from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.hooks import (
     AfterTrick,
+    Answer,
     BeforePlay,
     Draw,
     DrawScores,
     GameWinner,
+    HandQuestion,
     LegalPlays,
     NextDeclarer,
     Notify,
@@ -98,6 +100,9 @@ class Ruleset:
 
         self.after_deal: Notify = hooks["bezique_after_deal"]
         self.deal_scores: ScoresOf = hooks["bezique_deal_scores"]
+        self.hand_question: HandQuestion | None = optional("bezique_hand_question")
+        """None when no plugin implements it: play begins at once after the deal."""
+        self.answer: Answer | None = optional("bezique_answer")
         self.trick_winner: TrickWinner = hooks["bezique_trick_winner"]
         self.legal_plays: LegalPlays = hooks["bezique_legal_plays"]
         self.trick_scores: TrickScores = hooks["bezique_trick_scores"]

@@ -34,6 +34,7 @@ __all__ = [
     "GAME_OVER",
     "NO_TURN",
     "PLAY",
+    "QUESTION",
     "STATE_FORMAT",
     "STATE_FORMAT_V1",
     "TURN",
@@ -55,6 +56,9 @@ PLAY = "play"
 """Phase: the player ``to_act`` plays a card to the current trick."""
 TURN = "turn"
 """Phase: the trick's winner may declare, exchange or show before ending his turn."""
+QUESTION = "question"
+"""Phase: before the hand's first lead, the seat ``to_act`` answers a plugin's question
+(``choose NAME ANSWER``; see :mod:`bezique.questions`)."""
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bezique.hookspecs import HELD
+from bezique.questions import ask
 from bezique.state import NO_TURN, PLAY
 
 if TYPE_CHECKING:
@@ -17,7 +18,11 @@ if TYPE_CHECKING:
 
 
 def deal_hand(state: GameState, shuffle: bool = False) -> None:
-    """Rotate the deal and deal a hand from the next stacked deck (unless ``shuffle``)."""
+    """Rotate the deal and deal a hand from the next stacked deck (unless ``shuffle``).
+
+    The plugins are told, then asked their questions before the first lead
+    (:mod:`bezique.questions`); the deal scores once none is open.
+    """
     data = state.rules.data
     n = state.players
     state.hand_no += 1
@@ -62,6 +67,8 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     state.phase = PLAY
     state._legal = None
     state.rules.after_deal(state)
+    if state.rules.hand_question is not None and ask(state):
+        return  # the deal scores once the questions before the first lead are answered
     state._score(state.rules.deal_scores(state))
 
 

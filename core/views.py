@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bezique.notation import action_text, card_token
-from bezique.state import GAME_OVER, PLAY, TURN
+from bezique.questions import open_question
+from bezique.state import GAME_OVER, PLAY, QUESTION, TURN
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -17,8 +18,9 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
     His own hand, every player's declared cards on the table, the turn-up,
     the cards played this hand (they were seen face up), the cards plugins
     lay face up elsewhere (``places``: Polish open rows), the number of cards
-    in each hand and in the stock, scores and score events, and his legal
-    actions when it is his turn.  Never another player's concealed cards or
+    in each hand and in the stock, scores and score events, the question open
+    before the first lead (``question``: its name, the seat asked, the answers),
+    and his legal actions when it is his turn.  Never another player's concealed cards or
     the order of the stock (a choice among another player's unseen cards is
     shown as the plugin that opened it says).
     """
@@ -55,6 +57,13 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
         "events": [list(e) for e in state.events],
         "winner": state.winner,
     }
+    if state.phase == QUESTION:  # every seat sees what is asked, and of whom
+        question = open_question(state)
+        view["question"] = {
+            "name": question.name,
+            "seat": question.seat,
+            "answers": list(question.answers),
+        }
     if state.phase != GAME_OVER and state.to_act == player:
         view["legal"] = _legal_shown(state)
     return view

@@ -296,8 +296,8 @@ def test_a_finished_game_round_trips() -> None:
         ((Kind.PLAY, ("22",)), "not an action: card '22' is not a card number (a whole number)"),
         ((Kind.PLAY, "QS"), "not an action: cards 'QS' must be a tuple of card numbers"),
         ((Kind.DECLARE, (1, 2), None), "not an action: combination None is not a name"),
-        ((8, ()), "not an action: kind 8 is not one of 0, 1, 2, 3, 4, 5, 6, 7"),
-        ((False, ()), "not an action: kind False is not one of 0, 1, 2, 3, 4, 5, 6, 7"),
+        ((9, ()), "not an action: kind 9 is not one of 0, 1, 2, 3, 4, 5, 6, 7, 8"),
+        ((False, ()), "not an action: kind False is not one of 0, 1, 2, 3, 4, 5, 6, 7, 8"),
     ],
 )
 def test_an_action_checks_its_fields(fields: tuple[Any, ...], expected: str) -> None:
