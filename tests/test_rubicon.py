@@ -647,3 +647,19 @@ def test_wk_r_re_pairs_only_a_card_that_has_been_married() -> None:
     # Nothing to declare: the kernel drew at once, and seat 0 leads again.
     assert state.phase == "play" and len(state.hands[0]) == 9
     assert all(t.startswith("play") for t in legal(state))
+
+
+def test_six_pack_lift_asks_the_non_dealer_to_guess_the_packet_before_play() -> None:
+    from bezique.game import new_game
+    from bezique.plugins.lift import lift_state
+
+    state = new_game("six-pack-lift", seed=4)
+    assert state.phase == "question" and state.to_act == 1 - state.dealer
+    assert legal(state) == {f"choose lift {n}" for n in range(20, 29)}
+    lifted = lift_state(state)
+    assert lifted is not None
+    state.apply(f"choose lift {lifted.packet}")  # a right guess
+    assert state.phase == "play" and len(state.hands[0]) == len(state.hands[1]) == 12
+    lift = [(e.player, e.points, e.rule) for e in state.events if e.rule.startswith("lift")]
+    exact = [(state.dealer, 250, "lift.exact")] if lifted.packet == 24 else []
+    assert sorted(lift) == sorted([*exact, (1 - state.dealer, 150, "lift.guessed")])
