@@ -133,11 +133,19 @@ def test_the_readme_walkthrough_commands_run() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     lines = done.stdout.splitlines()
     assert lines[0].split()[0] == "eight-pack"
-    assert lines[1:3] == [
+    assert lines[1].split() == [
+        "eightpack",
+        "bezique-eightpack",
+        "0.1.0",
+        "eight-pack",
+        "collect",
+        "bezique_variant_files",
+    ]
+    assert lines[2:4] == [
         "eight-pack: ok",
         "tests/thirdparty/bezique-eightpack/bezique_eightpack/eight-pack.yaml: ok",
     ]
-    assert lines[3] == "variant eight-pack: 2 games, seed 1"
+    assert lines[4] == "variant eight-pack: 2 games, seed 1"
     tests = len(
         re.findall(
             r"^def test_", (DIST / "tests" / "test_eight_pack_bezique.py").read_text("utf-8"), re.M
