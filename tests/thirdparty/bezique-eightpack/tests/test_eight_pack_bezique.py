@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from bezique.game import GameState, new_game
-from bezique.testing import points_by_rule, refuse, scenario
+from bezique.testing import points_by_rule, random_conformance, refuse, scenario
 
 JUNK = ["7S"] * 3 + ["8S"] * 2 + ["7D"] * 3 + ["8D"] * 2 + ["7C"] * 3 + ["8C"] * 2
 """Seat 1's fifteen cards: nothing scores with them."""
@@ -168,7 +170,8 @@ def test_a_fifth_trump_ace_on_four_trump_aces_adds_2000() -> None:
 def test_the_last_trick_of_all_scores_250() -> None:
     state = game(["9S"] * 5 + ["9C"] * 5 + ["9D"] * 5)
     winner, cards = finish(state)
-    assert cards == 2  # E10, R17: the last trick of the whole deal, the 128th
+    # E10, R17: the last trick of the whole deal, the 128th: 113 with a draw, 15 after
+    assert cards == 2 and sum(len(won) for won in state.won) == 256
     assert [(e.player, e.rule, e.points) for e in state.events if e.rule == "last_trick"] == [
         (winner, "last_trick", 250)
     ]
@@ -268,3 +271,10 @@ def test_a_loser_of_4050_is_under_the_eight_pack_line_of_5000() -> None:
         (1, "rubicon.settled", -4050),
     ]
     assert state.scores == [14500, 0] and state.winner == 0
+
+
+@pytest.mark.parametrize("seed", [100, 200, 300])
+def test_random_deals_keep_every_invariant(seed: int) -> None:
+    # 300 deals in all, each a game: every card in one place, the scores their events',
+    # a legal action while the game goes on, and each game's record replaying it.
+    assert random_conformance("eight-pack", hands=100, seed=seed) == 100
