@@ -76,14 +76,15 @@ def test_eight_packs_fifteen_cards_no_turn_up() -> None:
 
 
 def test_no_carte_blanche_in_eight_pack() -> None:
-    # E04: a hand without a king, queen or knave scores nothing.
-    state = game(["9S"] * 3 + ["TS"] * 3 + ["AS"] * 3 + ["8H"] * 3 + ["AC"] * 3)
-    assert not any(text.startswith("declare carte_blanche") for text in legal(state))
+    # E04: hands without a king, queen or knave score nothing at the deal, nor as they draw
+    # (six-pack scores each of these hands 250 at the deal, and again per card drawn).
+    blank = ["9S"] * 3 + ["TS"] * 3 + ["AS"] * 3 + ["8H"] * 3 + ["AC"] * 3
+    state = game(blank)
+    assert state.events == []
     trick(state, "9S", "7S")
-    state.apply("draw")
-    state.apply("play TS")
-    state.apply("play 7D")
-    assert scored(state) == {}
+    state.apply("draw")  # seat 0 draws 9H, seat 1 7H: no court card
+    trick(state, "TS", "7D")
+    assert (scored(state, 0), scored(state, 1)) == ({}, {})
 
 
 # ---------------------------------------------------------------------- the bezique ladder
