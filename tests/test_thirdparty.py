@@ -2,7 +2,7 @@
 
 The development install (the README's quick start, ``.ci/run``) installs it beside
 bezique; its own tests, in its folder, hold its rules.  Here: that it is installed and
-found as an outside plugin is, that it uses only what the README documents (its import
+found as any outside plugin is, that it uses only what the README documents (its import
 contract is checked by ``.ci/imports``; its tests are checked here), and that the
 README's walkthrough shows its files as they are.
 """
