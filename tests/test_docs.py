@@ -260,8 +260,14 @@ def test_readme_shell_example_runs_in_a_fresh_clone(example: Example, tmp_path: 
         check=False,
     )
     assert (shown.returncode, shown.stdout) == (0, "MIT\n"), shown.stderr
-    if "bezique simulate" in example.text:
-        assert "variant ordinary: 100 games, seed 1" in done.stdout
+    # each simulation the block runs printed its heading
+    simulations = SIMULATES.findall(example.text)
+    assert len(simulations) == example.text.count("bezique simulate")
+    for variant, games, seed in simulations:
+        assert f"variant {variant}: {games} games, seed {seed}" in done.stdout
+
+
+SIMULATES = re.compile(r"bezique simulate --variant (\S+) --games (\d+) --seed (\d+)")
 
 
 SHIPPED_LICENCE = """
