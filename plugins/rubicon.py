@@ -44,7 +44,7 @@ from bezique.actions import Kind, ScoreEvent
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
 from bezique.plugins.grand import GrandDeclarations
-from bezique.plugins.ordinary import Combination
+from bezique.plugins.ordinary import Combination, tables
 from bezique.state import DRAWN_GAME, PluginState
 from bezique.variant import load_fragment
 
@@ -92,10 +92,6 @@ def rubicon_hand(state: GameState) -> RubiconHand:
     return state.plugin_state(_KEY, RubiconHand)
 
 
-def _barred_ranks(state: GameState) -> frozenset[int]:
-    return frozenset(state.deck.rank_index(r) for r in state.rules.data["carte_blanche"]["ranks"])
-
-
 def _repeats(data: dict[str, Any]) -> bool:
     """Whether carte blanche scores again on drawn cards in this variant."""
     return bool(data["carte_blanche"]["enabled"]) and (
@@ -108,9 +104,7 @@ def bezique_after_deal(state: GameState) -> None:
     """Start the hand: nothing declared; whose carte blanche runs (hands with no barred rank)."""
     blank = [False] * state.players
     if _repeats(state.rules.data):
-        barred = _barred_ranks(state)
-        rank_of = state.deck.card_rank
-        blank = [not any(rank_of[c] in barred for c in hand) for hand in state.hands]
+        blank = [tables(state).blank(hand) for hand in state.hands]
     state.set_plugin_state(_KEY, RubiconHand(blank, {}))
 
 
@@ -120,7 +114,7 @@ def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreE
     hand = rubicon_hand(state)
     if not hand.blank[player]:
         return []
-    if state.deck.card_rank[card] in _barred_ranks(state):
+    if not tables(state).blank((card,)):
         hand.blank[player] = False
         return []
     points = state.rules.data["carte_blanche"]["points"]
@@ -242,10 +236,8 @@ class RubiconDeclarations(GrandDeclarations):
 
 def _brisques(state: GameState) -> list[int]:
     """Per seat, the points of the brisques in the tricks he has won."""
-    data = state.rules.data["brisques"]
-    ranks = {state.deck.rank_index(r) for r in data["ranks"]}
-    rank_of = state.deck.card_rank
-    return [data["points"] * sum(rank_of[c] in ranks for c in won) for won in state.won]
+    t = tables(state)
+    return [t.brisque_points * sum(map(t.brisque.__getitem__, won)) for won in state.won]
 
 
 def brisques_counted(totals: list[int], brisques: list[int], line: int) -> bool:

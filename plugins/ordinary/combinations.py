@@ -94,6 +94,10 @@ class Tables:
         self.last_trick_points: int = self.last_trick["points"]
         self.sevens_on_play = seven["scoring"] == "on_play" and data["trumps"]["mode"] == "turn_up"
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
+        self.carte_blanche_barred = frozenset(
+            deck.rank_index(r) for r in self.carte_blanche.get("ranks", ())
+        )
+        """The ranks that spoil a carte blanche (see :meth:`blank`)."""
         self.trumps_by_marriage = data["trumps"]["mode"] == "first_marriage"
         """Trumps are named by the first marriage or sequence declared; no seven scores."""
         self.sequence_fixes_trumps = data["trumps"].get("fixed_by") != "marriage"
@@ -131,6 +135,12 @@ class Tables:
                     self.multiple_beziques[key] = max(
                         row["points"], self.multiple_beziques.get(key, 0)
                     )
+
+    def blank(self, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` hold none of the ranks that spoil a carte blanche."""
+        rank_of = self.deck.card_rank
+        barred = self.carte_blanche_barred
+        return not any(rank_of[c] in barred for c in cards)
 
     def combinations(self, state: GameState) -> list[Combination]:
         """Return the combination table compiled for the current trump suit."""

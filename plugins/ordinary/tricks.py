@@ -52,10 +52,9 @@ def cartes_blanches(state: GameState, t: Tables) -> list[ScoreEvent]:
     the deal; the event lists the cards shown.
     """
     rule = t.carte_blanche
-    barred = {state.deck.rank_index(r) for r in rule["ranks"]}
     events = []
     for seat, hand in enumerate(state.hands):
-        if any(state.deck.card_rank[c] in barred for c in hand):
+        if not t.blank(hand):
             continue
         shown = " ".join(state.deck.card_text(c) for c in hand)
         events.append(ScoreEvent(seat, rule["points"], "carte_blanche", shown))
