@@ -34,3 +34,7 @@ class IllegalActionError(BeziqueError):
 
 class RecordError(BeziqueError):
     """A game record is malformed or cannot be replayed."""
+
+
+class PlayerError(BeziqueError):
+    """A player (a bot) is unknown, its options are wrong, or it chose an illegal action."""

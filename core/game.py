@@ -236,6 +236,7 @@ class GameState(StateData):
         trick.append(card)
         self.trick_seats.append(seat)
         self.played.append(card)
+        self.played_by.append(seat)
         if len(trick) < len(self.trick_order):
             self.to_act = self.trick_order[len(trick)]
         else:
@@ -321,6 +322,7 @@ class GameState(StateData):
     _draw = stock.draw
     draw_card = stock.draw_card
     observation = views.observation
+    view = views.player_view
     playout = random_playout
 
 

@@ -9,6 +9,8 @@ fields (:data:`bezique.state.FIELDS`).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 _P = TypeVar("_P", bound="PluginState")
@@ -57,6 +59,19 @@ class PluginState:
     def places(self) -> dict[str, list[int]]:
         """Cards it keeps face up outside hands, tricks and stock, by place (none)."""
         return {}
+
+    def seen_by(self: _P, seat: int) -> _P:
+        """What ``seat`` may see of it, for a player's view: a copy, its hidden parts blanked.
+
+        All of it by default; a plugin that keeps something a seat may not see (a
+        packet's size nobody has counted) overrides this and :meth:`in_world`.
+        """
+        return self.copy()
+
+    def in_world(self: _P, data: Mapping[str, Any], rng: random.Random) -> _P:
+        """A copy for a world a bot samples from a view: the parts :meth:`seen_by` blanked
+        drawn at random as the variant's ``data`` allows (all of it is seen by default)."""
+        return self.copy()
 
 
 class PluginStates:

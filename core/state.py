@@ -178,6 +178,8 @@ FIELDS: tuple[Field, ...] = (
     Field("variant_data", INPUT, None, json_copy),
     # not saved: the history rebuilds them, or they are the rules, shared by every copy
     Field("card_key", KEPT, list),
+    Field("played_by", KEPT, list),
+    Field("exposed", KEPT),
     Field("held", KEPT, list),
     Field("declared_bits", KEPT),
     Field("table_acted", KEPT),
@@ -264,6 +266,11 @@ class StateData(PluginStates):
     held: list[int]
     """Per seat, bit ``1 << card`` set for every card in the hand."""
     played: list[int]
+    played_by: list[int]
+    """For each card of :attr:`played`, the seat that played it (the tricks every seat saw)."""
+    exposed: int
+    """Bit ``1 << card`` set for every card whose place all have seen this hand: laid on the
+    table, shown, taken from the turn-up (a player's view knows it while it stays in a hand)."""
     won_at_exhaustion: list[int]
     """How many cards each seat had won when the stock ran out (the end-game's start)."""
     hand_points: list[int]
@@ -307,6 +314,8 @@ class StateData(PluginStates):
         """
         self.on_table[card] = on_table
         self.levels[card] = levels
+        if on_table:
+            self.exposed |= self.deck.bits[card]
         face = self.deck.card_face[card]
         self.card_key[card] = ~(levels * 4096 + face) if on_table else face
         if levels:
@@ -333,6 +342,8 @@ class StateData(PluginStates):
         """Lay ``card`` as the turn-up under the stock; return the card it replaces."""
         old = self.turn_up
         self.turn_up = card
+        if old >= 0:  # the card taken from under the stock is seen going into a hand
+            self.exposed |= self.deck.bits[old]
         self._legal = None
         return old
 
@@ -345,6 +356,10 @@ class StateData(PluginStates):
         """Add ``card`` to the cards ``seat`` has won."""
         self.won[seat].append(card)
         self._legal = None
+
+    def expose(self, card: int) -> None:
+        """Record that every player has seen ``card`` in the hand that holds it (shown)."""
+        self.exposed |= self.deck.bits[card]
 
     def mark_last_trick(self, seat: int) -> None:
         """Record that ``seat`` won the trick that scores as the last."""

@@ -39,6 +39,8 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     state.card_key = list(state.deck.card_face)
     state.declared_bits = 0
     state.played = []
+    state.played_by = []
+    state.exposed = 0
     state.won_at_exhaustion = [0] * n
     state.hand_points = [0] * len(state.scores)
     state.trick = []
@@ -148,6 +150,7 @@ def draw_card(state: GameState, seat: int) -> None:
         card = state.stock.pop()
     elif state.turn_up >= 0:
         card, state.turn_up = state.turn_up, -1
+        state.expose(card)  # the turn-up is taken face up
     else:
         return
     state.give(seat, card)

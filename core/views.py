@@ -1,15 +1,19 @@
-"""What a player may see of a game: :func:`observation`, as plain JSON-able data."""
+"""What a player may see of a game: :func:`observation`, as plain JSON-able data, and
+:class:`View`, the same as the position a bot decides from."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from bezique.notation import action_text, card_token
+from bezique.pluginstate import PluginState, json_copy
 from bezique.questions import open_question
-from bezique.state import GAME_OVER, PLAY, QUESTION, TURN
+from bezique.state import FIELDS, GAME_OVER, PLAY, QUESTION, TURN
 
 if TYPE_CHECKING:
+    from bezique.cards import Deck
     from bezique.game import GameState
+    from bezique.ruleset import Ruleset
 
 
 def observation(state: GameState, player: int) -> dict[str, Any]:
@@ -80,3 +84,105 @@ def _legal_shown(state: GameState) -> list[str]:
         if choices is not None and choices.shown is not None:
             return list(choices.shown)
     return [action_text(state, a) for a in state.legal_actions()]
+
+
+def player_view(state: GameState, seat: int) -> View:
+    """Return ``seat``'s :class:`View` of ``state`` now: what a bot decides from."""
+    return View(state, seat)
+
+
+VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "_legal")
+"""The fields of a state a :class:`View` does not copy as they are: the hands and the
+stock (each seat sees only what it has seen of them), what shuffles the next deals,
+and the plugins' states (copied as :meth:`~bezique.state.PluginState.seen_by` says)."""
+
+SHARED_FIELDS = ("rules", "deck", "players", "side_of", "_play_actions", "_others", "_orders")
+"""The fields that are the rules' (shared by every state of a variant, never changed)."""
+
+_VIEW_COPIED = tuple(
+    (f.name, f.copy)
+    for f in FIELDS
+    if f.name not in VIEW_HIDDEN and f.name not in SHARED_FIELDS and f.name != "held"
+)
+"""The fields a view copies: the public position (not the hands' bitboards, which follow
+the hands)."""
+
+
+class View:
+    """What one seat sees of a game, as plain data: the position a bot decides from.
+
+    It holds no game state and no card the seat has not seen: its own hand, the
+    cards every seat has seen in each hand (:attr:`known`: laid on the table,
+    shown, taken from the turn-up), how many cards each hand and the stock hold,
+    the turn-up, the tricks played (:attr:`position` ``played`` and ``played_by``), the
+    cards won, the scores and score events, the turn, the public history, and the
+    plugins' states as each shows a seat (:meth:`PluginState.seen_by`).  The rules
+    are public and come with it (:attr:`rules`).  :func:`bezique.worlds.sample_world`
+    deals the cards it does not place, at random, into a state to search.
+    """
+
+    __slots__ = ("seat", "rules", "position", "known", "hidden", "unseen", "observation")
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        """The view of ``seat`` of ``state`` now (see :meth:`GameState.view`)."""
+        self.seat = seat
+        """The seat whose view it is."""
+        self.rules: Ruleset = state.rules
+        """The variant's rules (public, shared, never changed)."""
+        fields = state.__dict__
+        self.position: dict[str, Any] = {
+            name: fields[name] if copy is None else copy(fields[name])
+            for name, copy in _VIEW_COPIED
+            if name in fields  # (not the JSON form's computed keys)
+        }
+        """The public fields of the state, copied (every field but :data:`VIEW_HIDDEN`)."""
+        self.position["extra"] = {
+            key: value.seen_by(seat) if isinstance(value, PluginState) else json_copy(value)
+            for key, value in state.extra.items()
+        }
+        seen = state.exposed
+        bits = state.deck.bits
+        self.known: tuple[tuple[int, ...], ...] = tuple(
+            tuple(hand) if other == seat else tuple(c for c in hand if seen & bits[c])
+            for other, hand in enumerate(state.hands)
+        )
+        """For each seat, the cards in its hand this seat has seen (its own: the whole hand)."""
+        self.hidden: tuple[int, ...] = tuple(
+            len(hand) - len(known) for hand, known in zip(state.hands, self.known, strict=True)
+        )
+        """For each seat, how many cards of its hand this seat has not seen."""
+        placed = {card for hand in self.known for card in hand}
+        hidden = [card for hand in state.hands for card in hand if card not in placed]
+        self.unseen: tuple[int, ...] = tuple(sorted(hidden + state.stock))
+        """The cards whose place this seat does not know: in the others' hands or the stock."""
+        self.observation: dict[str, Any] = observation(state, seat)
+        """The seat's observation (:func:`observation`), the same view as JSON-able data."""
+
+    @property
+    def deck(self) -> Deck:
+        """The variant's deck: faces, suits, ranks and texts of the card numbers."""
+        return self.rules.deck
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's own hand."""
+        return self.known[self.seat]
+
+    @property
+    def stock_size(self) -> int:
+        """How many concealed cards the stock holds (the turn-up not counted)."""
+        return len(self.unseen) - sum(self.hidden)
+
+    def __getattr__(self, name: str) -> Any:
+        """A public field of the position (``phase``, ``to_act``, ``trump``, ``turn_up``...)."""
+        try:
+            return self.position[name]
+        except KeyError:
+            raise AttributeError(f"a view has no {name!r}") from None
+
+    def __repr__(self) -> str:
+        """``<View seat 0: hand 3 of 9, stock 22, phase play>``."""
+        return (
+            f"<View seat {self.seat}: hand {self.position['hand_no']}, "
+            f"stock {self.stock_size}, phase {self.position['phase']}>"
+        )

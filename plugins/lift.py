@@ -37,6 +37,8 @@ How it is played here:
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +59,10 @@ QUESTION = "lift"
 """The name of the question the guesser answers (``choose lift N``)."""
 
 
+UNCOUNTED = -1
+"""A view's packet size before the guess: nobody has counted it."""
+
+
 @dataclass(frozen=True)
 class LiftState(PluginState):
     """The hand's lift: who lifted and who guesses, the packet's size, and the guess."""
@@ -71,6 +77,17 @@ class LiftState(PluginState):
     def copy(self) -> LiftState:
         """Frozen: a clone shares it."""
         return self
+
+    def seen_by(self, seat: int) -> LiftState:
+        """The packet's size is nobody's to see until the guess has been given."""
+        return self if self.guess is not None else replace(self, packet=UNCOUNTED)
+
+    def in_world(self, data: Mapping[str, Any], rng: random.Random) -> LiftState:
+        """A world's packet, when uncounted, drawn from the variant's sizes."""
+        if self.packet != UNCOUNTED:
+            return self
+        low, high = data[KEY]["sizes"]
+        return replace(self, packet=rng.randint(low, high))
 
     def to_json(self) -> dict[str, Any]:
         """The saved form: ``{"lift": {...}}``."""

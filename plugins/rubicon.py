@@ -118,6 +118,7 @@ def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreE
         hand.blank[player] = False
         return []
     points = state.rules.data["carte_blanche"]["points"]
+    state.expose(card)  # shown to score
     return [ScoreEvent(player, points, "carte_blanche.drawn", state.deck.card_text(card))]
 
 

@@ -89,6 +89,7 @@ def exchange(state: GameState, t: Tables, player: int, seven: int) -> None:
 
 def show(state: GameState, t: Tables, player: int, seven: int) -> None:
     """Show (declare) ``seven``, which scores."""
+    state.expose(seven)
     sevens_scored(state).append(seven)
     points = t.seven["declare_points"]
     state.score([ScoreEvent(player, points, "seven_of_trumps.declare_points", "shown")])

@@ -56,6 +56,8 @@ def cartes_blanches(state: GameState, t: Tables) -> list[ScoreEvent]:
     for seat, hand in enumerate(state.hands):
         if not t.blank(hand):
             continue
+        for card in hand:  # the hand is shown
+            state.expose(card)
         shown = " ".join(state.deck.card_text(c) for c in hand)
         events.append(ScoreEvent(seat, rule["points"], "carte_blanche", shown))
         if rule["from_opponent"]:

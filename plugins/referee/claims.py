@@ -104,7 +104,8 @@ def _take_back(state: GameState, name: str) -> None:
         raise fail(name, "the lead stands: every other player has played to it")
     for seat, card in zip(state.trick_seats, state.trick, strict=True):
         state.give(seat, card)
-        state.played.remove(card)
+        index = state.played.index(card)
+        del state.played[index], state.played_by[index]
     state.trick.clear()
     state.trick_seats.clear()
     state.leader = state.to_act = led["leader"]
