@@ -15,11 +15,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from bezique.actions import Action
 from bezique.errors import PlayerError
 from bezique.views import View
+
+if TYPE_CHECKING:
+    from bezique.game import GameState
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -29,6 +32,7 @@ __all__ = [
     "player_for",
     "player_names",
     "parse_spec",
+    "decide",
 ]
 
 ENTRY_POINT_GROUP = "bezique.players"
@@ -154,3 +158,21 @@ def unknown_options(spec: str, options: Options, known: Sequence[str]) -> None:
             raise PlayerError(
                 f"player {spec!r}: no option {key!r} (it takes {', '.join(known)})"
             )
+
+
+def decide(player: Player, state: GameState, rng: random.Random) -> Action:
+    """Ask ``player`` for the action of the seat to act in ``state``, from that seat's view.
+
+    The player sees :meth:`GameState.view` and the legal actions, never the state.
+    Raise :class:`~bezique.errors.PlayerError` if it answers with an action that is
+    not legal (a bot's defect, named with the action's text).
+    """
+    legal = state.legal_actions()
+    action = player.choose(state.view(state.to_act), tuple(legal), rng)
+    if action not in legal:
+        shown = state.action_text(action) if isinstance(action, Action) else repr(action)
+        raise PlayerError(
+            f"player {player.name!r} chose {shown!r} for seat {state.to_act}, "
+            "which is not one of the legal actions"
+        )
+    return action
