@@ -233,6 +233,8 @@ class GameState(StateData):
             self.on_table[card] = False
             self.card_key[card] = self.deck.card_face[card]
         trick = self.trick
+        if not trick:
+            self.trick_starts.append(len(self.played))
         trick.append(card)
         self.trick_seats.append(seat)
         self.played.append(card)

@@ -14,9 +14,17 @@ if TYPE_CHECKING:
 
 
 def playout(
-    state: GameState, rng: random.Random, hands: int | None = 1, *, compiled: bool | None = None
+    state: GameState,
+    rng: random.Random,
+    hands: int | None = 1,
+    *,
+    tricks: int | None = None,
+    compiled: bool | None = None,
 ) -> int:
     """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
+
+    With ``tricks``, stop sooner: once that many more tricks of this hand are done
+    (a search's play-outs of limited depth).
 
     The fast path of random players, for simulations and the benchmark: a
     card is drawn from the cards :meth:`legal_actions` allows (each copy
@@ -35,6 +43,8 @@ def playout(
             DeprecationWarning,
             stacklevel=2,
         )
+    hand_no = state.hand_no
+    last_trick = sys.maxsize if tricks is None else state.tricks_done + tricks
     stop = sys.maxsize if hands is None else state.hand_no + hands
     legal_plays = state.rules.legal_plays
     plays = state._play_actions
@@ -44,6 +54,8 @@ def playout(
     play = state._play
     decisions = 0
     while state.hand_no < stop:
+        if state.tricks_done >= last_trick and state.hand_no == hand_no:
+            break
         phase = state.phase
         if phase == PLAY and not state.table_acted:  # no table hook to ask
             seat = state.to_act

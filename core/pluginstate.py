@@ -69,8 +69,11 @@ class PluginState:
         return self.copy()
 
     def in_world(self: _P, data: Mapping[str, Any], rng: random.Random) -> _P:
-        """A copy for a world a bot samples from a view: the parts :meth:`seen_by` blanked
-        drawn at random as the variant's ``data`` allows (all of it is seen by default)."""
+        """A copy for a world a bot samples from a view.
+
+        The parts :meth:`seen_by` blanked are drawn at random as the variant's ``data``
+        allows (all of it is seen by default).
+        """
         return self.copy()
 
 

@@ -179,6 +179,7 @@ FIELDS: tuple[Field, ...] = (
     # not saved: the history rebuilds them, or they are the rules, shared by every copy
     Field("card_key", KEPT, list),
     Field("played_by", KEPT, list),
+    Field("trick_starts", KEPT, list),
     Field("exposed", KEPT),
     Field("held", KEPT, list),
     Field("declared_bits", KEPT),
@@ -268,6 +269,8 @@ class StateData(PluginStates):
     played: list[int]
     played_by: list[int]
     """For each card of :attr:`played`, the seat that played it (the tricks every seat saw)."""
+    trick_starts: list[int]
+    """For each trick of the hand, where its lead lies in :attr:`played`."""
     exposed: int
     """Bit ``1 << card`` set for every card whose place all have seen this hand: laid on the
     table, shown, taken from the turn-up (a player's view knows it while it stays in a hand)."""

@@ -40,6 +40,7 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     state.declared_bits = 0
     state.played = []
     state.played_by = []
+    state.trick_starts = []
     state.exposed = 0
     state.won_at_exhaustion = [0] * n
     state.hand_points = [0] * len(state.scores)

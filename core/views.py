@@ -1,5 +1,8 @@
-"""What a player may see of a game: :func:`observation`, as plain JSON-able data, and
-:class:`View`, the same as the position a bot decides from."""
+"""What a player may see of a game.
+
+:func:`observation` gives it as plain JSON-able data; :class:`View` gives the same as
+the position a bot decides from.
+"""
 
 from __future__ import annotations
 
@@ -121,7 +124,7 @@ class View:
     deals the cards it does not place, at random, into a state to search.
     """
 
-    __slots__ = ("seat", "rules", "position", "known", "hidden", "unseen", "observation")
+    __slots__ = ("hidden", "known", "observation", "position", "rules", "seat", "unseen")
 
     def __init__(self, state: GameState, seat: int) -> None:
         """The view of ``seat`` of ``state`` now (see :meth:`GameState.view`)."""

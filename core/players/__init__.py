@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -26,13 +26,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "Options",
     "Player",
     "PlayerFactory",
-    "Options",
+    "decide",
+    "parse_spec",
     "player_for",
     "player_names",
-    "parse_spec",
-    "decide",
 ]
 
 ENTRY_POINT_GROUP = "bezique.players"
@@ -76,10 +76,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-@lru_cache(maxsize=None)
+@cache
 def _factory(name: str) -> PlayerFactory:
-    """The factory registered under ``name`` (the first distribution to register it),
-    loaded once; an outside distribution's import error is told in words."""
+    """The factory registered under ``name`` (the first distribution to register it).
+
+    Loaded once; an outside distribution's import error is told in words.
+    """
     point = next(p for p in entry_points(group=ENTRY_POINT_GROUP) if p.name == name)
     try:
         factory = point.load()
@@ -155,9 +157,7 @@ def unknown_options(spec: str, options: Options, known: Sequence[str]) -> None:
     """Refuse an option the player does not take, naming those it does."""
     for key in options:
         if key not in known:
-            raise PlayerError(
-                f"player {spec!r}: no option {key!r} (it takes {', '.join(known)})"
-            )
+            raise PlayerError(f"player {spec!r}: no option {key!r} (it takes {', '.join(known)})")
 
 
 def decide(player: Player, state: GameState, rng: random.Random) -> Action:

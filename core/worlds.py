@@ -1,0 +1,193 @@
+"""Worlds a player may be in: game states consistent with everything a seat has seen.
+
+A bot that searches cannot look at the game's state: it sees a
+:class:`~bezique.views.View`.  :func:`sample_world` deals the cards the view
+does not place (the others' unseen cards and the stock) at random into a full
+:class:`~bezique.game.GameState` that agrees with the view in every card it
+shows: the seat's own hand, every card seen in another hand (laid on the table,
+shown, taken from the turn-up), the turn-up, the cards played and won, the
+scores, the turn and the plugins' states.  In the end-game (no stock), a card
+another seat could not have held, because the duties would then have made the
+card it played illegal (a suit it failed to follow), is never dealt to it; the
+test is the variant's own ``legal_plays`` rule, asked of the trick as it stood.
+
+:class:`WorldSampler` is the same for many worlds of one view: it builds the
+template once (the view's position with the unseen cards left out) and each
+world is a copy of it with the unseen cards dealt.  A world's history is the
+public one and its next deals are shuffled from the caller's generator; its
+``seed`` and stacked decks are not the game's (nobody has seen them).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from bezique.game import GameState
+from bezique.pluginstate import PluginState
+from bezique.state import FIELDS, RandomSource
+from bezique.views import SHARED_FIELDS, View
+
+if TYPE_CHECKING:
+    from bezique.ruleset import Ruleset
+
+__all__ = ["WorldSampler", "sample_world"]
+
+
+def sample_world(view: View, rng: random.Random) -> GameState:
+    """Return a game state consistent with ``view``, its unseen cards dealt from ``rng``."""
+    return WorldSampler(view).sample(rng)
+
+
+class WorldSampler:
+    """Deals many worlds of one view (see the module's docstring)."""
+
+    def __init__(self, view: View) -> None:
+        """Build the template of ``view``'s worlds and the constraints on its unseen cards."""
+        self.view = view
+        self.template = _template(view)
+        self.pool = list(view.unseen)
+        """The cards to deal: the unseen ones."""
+        self.hidden = list(view.hidden)
+        """How many unseen cards each hand holds (the rest is the stock)."""
+        self.excluded = _excluded(self.template, view, self.pool)
+        """For each seat, the unseen cards its play has shown it does not hold."""
+
+    def sample(self, rng: random.Random) -> GameState:
+        """Return one world: a copy of the template with the unseen cards dealt at random."""
+        world = self.template.clone()
+        pool = self.pool[:]
+        rng.shuffle(pool)
+        if any(self.excluded):
+            dealt = _deal_constrained(pool, self.hidden, self.excluded, rng)
+        else:
+            dealt = []
+            start = 0
+            for count in self.hidden:
+                dealt.append(pool[start : start + count])
+                start += count
+            world.stock = pool[start:]
+        hands = world.hands
+        for seat, cards in enumerate(dealt):
+            if cards:
+                hands[seat].extend(cards)
+        world._count_hands()
+        world._random = RandomSource(random.Random(rng.getrandbits(64)))
+        return world
+
+
+def _template(view: View) -> GameState:
+    """The view's position as a game state, every unseen card left out (the stock empty)."""
+    rules: Ruleset = view.rules
+    world = object.__new__(GameState)
+    fields = world.__dict__
+    copiers = _COPIERS
+    for name, value in view.position.items():
+        copier = copiers.get(name)
+        fields[name] = value if copier is None else copier(value)
+    fields["extra"] = {
+        key: value.in_world(rules.data, random.Random(0))
+        if isinstance(value, PluginState)
+        else value
+        for key, value in view.position["extra"].items()
+    }
+    shared = _shared(rules)
+    fields.update(shared)
+    fields["hands"] = [list(cards) for cards in view.known]
+    fields["stock"] = []
+    fields["seed"] = 0
+    fields["decks"] = []
+    fields["_random"] = RandomSource(random.Random(0))
+    fields["_legal"] = None
+    world._count_hands()
+    return world
+
+
+def _shared(rules: Ruleset) -> dict[str, object]:
+    """The fields every state of ``rules`` shares (:data:`~bezique.views.SHARED_FIELDS`)."""
+    found = rules.tables.get(_SHARED_KEY)
+    if found is None:
+        probe = GameState(rules, seed=0)
+        found = rules.tables[_SHARED_KEY] = {name: probe.__dict__[name] for name in SHARED_FIELDS}
+    return found
+
+
+_SHARED_KEY = ("bezique.worlds", "shared")
+"""Where :func:`_shared` keeps a ruleset's shared fields (its ``tables`` memo)."""
+
+_COPIERS = {f.name: f.copy for f in FIELDS if f.copy is not None}
+"""How the template copies the view's fields (a view may serve many samplers, which must
+not share its lists)."""
+
+
+def _excluded(world: GameState, view: View, pool: list[int]) -> list[frozenset[int]]:
+    """For each seat, the unseen cards it cannot hold: the end-game duties say so.
+
+    Once the stock is gone nobody draws, so a seat held at each end-game trick it
+    played to every card it holds now.  If holding card ``h`` would have made the
+    card it played illegal (asked of the variant's ``legal_plays`` with the trick
+    as it stood and the hand ``[played, h]``), it does not hold ``h``.  A hand's
+    larger legal set only grows from its best category, so the pair test is sound.
+    """
+    none: list[frozenset[int]] = [frozenset()] * view.rules.players
+    if view.stock_size or view.position["turn_up"] >= 0 or not pool or world.places():
+        return none  # (cards played from open places are not the hand's: no inference)
+    played = view.position["played"]
+    seats = view.position["played_by"]
+    start = sum(view.position["won_at_exhaustion"])
+    excluded: list[set[int]] = [set() for _ in range(view.rules.players)]
+    saved = world.trick, world.trick_seats
+    legal_plays = world.rules.legal_plays
+    try:
+        for lead in view.position["trick_starts"]:
+            if lead < start:
+                continue
+            for index in range(lead + 1, len(played)):
+                if index in view.position["trick_starts"]:
+                    break
+                seat = seats[index]
+                if seat == view.seat or not view.hidden[seat]:
+                    continue
+                world.trick = played[lead:index]
+                world.trick_seats = seats[lead:index]
+                card = played[index]
+                excluded[seat].update(
+                    other for other in pool if card not in legal_plays(world, seat, [card, other])
+                )
+    finally:
+        world.trick, world.trick_seats = saved
+    return [frozenset(cards) for cards in excluded]
+
+
+def _deal_constrained(
+    pool: list[int], hidden: list[int], excluded: list[frozenset[int]], rng: random.Random
+) -> list[list[int]]:
+    """Deal ``pool`` (shuffled) to the hands, ``hidden[seat]`` each, none where excluded.
+
+    Each hand has ``hidden[seat]`` places; the cards, in their random order, take
+    places by augmenting paths (Kuhn's bipartite matching, the places tried in a
+    random order), so a deal is always found, since the real one exists.  (Not
+    exactly uniform over the deals the view allows; every one of them can come out.)
+    """
+    places = [seat for seat, count in enumerate(hidden) for _ in range(count)]
+    holder: list[int] = [-1] * len(places)  # the card in each place
+
+    def take(card: int, tried: list[bool]) -> bool:
+        order = list(range(len(places)))
+        rng.shuffle(order)
+        for place in order:
+            if tried[place] or card in excluded[places[place]]:
+                continue
+            tried[place] = True
+            if holder[place] < 0 or take(holder[place], tried):
+                holder[place] = card
+                return True
+        return False
+
+    for card in pool:
+        take(card, [False] * len(places))
+    dealt: list[list[int]] = [[] for _ in hidden]
+    for place, card in enumerate(holder):
+        if card >= 0:
+            dealt[places[place]].append(card)
+    return dealt
