@@ -184,6 +184,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="VARIANT",
         help="alternate --variant with this variant; print the ratio of decisions per CPU-second",
     )
+    compare.add_argument(
+        "--search",
+        action="store_true",
+        help="time the search player instead: iterations per CPU-second, and the cost of "
+        "sample_world, clone() and a play-out (see --positions, --iterations)",
+    )
+    bench.add_argument(
+        "--positions", type=_whole(1, 10_000), default=30, help="with --search: positions timed"
+    )
+    bench.add_argument(
+        "--iterations",
+        type=_whole(1, 1_000_000),
+        default=1000,
+        help="with --search: iterations a decision",
+    )
     return parser
 
 
@@ -378,6 +393,12 @@ def _bench(args: argparse.Namespace) -> int:
 
     if args.card_by_card:
         print("bezique bench: --card-by-card is deprecated and has no effect", file=sys.stderr)
+    if args.search:
+        from bezique.searchbench import format_search_bench, search_bench
+
+        found = search_bench(args.variant, args.positions, args.iterations, args.seed)
+        print(json.dumps(found, indent=2) if args.json else format_search_bench(found))
+        return 0
     if args.baseline or args.reference:
         if args.api:
             raise BeziqueError("--api times the public loop alone; leave it out of a ratio")

@@ -178,11 +178,20 @@ def _rewards(world: GameState, start: list[int]) -> list[float]:
 
 
 def factory(spec: str, options: Options) -> SearchPlayer:
-    """The ``search`` player: ``iterations=N`` (1 to 10,000,000), ``seconds=S``, ``c=C``."""
-    unknown_options(spec, options, ("iterations", "seconds", "c"))
+    """The ``search`` player and its options.
+
+    ``iterations=N`` (1 to 10,000,000), ``seconds=S``, ``c=C`` and ``horizon=T``
+    (tricks played out after the tree; default: to the hand's end).
+    """
+    unknown_options(spec, options, ("iterations", "seconds", "c", "horizon"))
     iterations = int_option(spec, options, "iterations", 1, 10_000_000)
     seconds = float_option(spec, options, "seconds", 0.001, 3600.0)
     c = float_option(spec, options, "c", 0.0, 100.0)
+    horizon = int_option(spec, options, "horizon", 1, 1000)
     return SearchPlayer(
-        spec, iterations=iterations, seconds=seconds, c=DEFAULT_C if c is None else c
+        spec,
+        iterations=iterations,
+        seconds=seconds,
+        c=DEFAULT_C if c is None else c,
+        horizon=horizon,
     )

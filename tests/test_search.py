@@ -1,0 +1,169 @@
+"""The search player and its exact end-game solver.
+
+* End-games of two-hand play (stock gone, four tricks or fewer left) set up from
+  seeded random games, with the game's target set so that the end-game decides it:
+  wherever a brute-force minimax (every line, no memo, no pruning, through the
+  kernel) shows the game won for the seat to act, the ``search`` player, choosing
+  from its view only, wins it against every reply the other side can make.
+* The solver's value is the brute force's (points and the game's result alike).
+* The player's options, its determinism, and its answer when one action is legal.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bezique.errors import PlayerError
+from bezique.game import GameState, new_game
+from bezique.players import decide, player_for
+from bezique.players.endgame import WON, solve
+from bezique.players.search import SearchPlayer
+
+SEEDS = range(40)
+TRICKS_LEFT = 4
+
+
+def end_game(seed: int, lead: int) -> GameState | None:
+    """A two-hand end-game of a random game, its target ``lead`` above the higher score.
+
+    The random game is played until at most :data:`TRICKS_LEFT` tricks remain; it is
+    then replayed with the target set just above the scores, so that the end-game
+    decides the game (the replay is the same game: nobody reached the new target).
+    """
+    rng = random.Random(seed)
+    state = new_game("ordinary", seed=seed)
+    while not state.is_over() and (state.stock_left() or len(state.hands[0]) > TRICKS_LEFT):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    if state.is_over() or state.hand_no != 0 or state.trick:
+        return None
+    target = max(state.scores) + lead
+    replayed = new_game("ordinary", seed=seed, overrides={"game": {"target": target}})
+    for action in state.history:
+        replayed.apply(action)
+    assert replayed.hands == state.hands and not replayed.is_over()
+    return replayed
+
+
+def outcome(state: GameState, side: int, hand_no: int) -> int:
+    """+1 if ``side`` has won the game, -1 if lost, 0 if the hand ended without a winner."""
+    if state.is_over():
+        return 0 if state.winner < 0 else (1 if state.winner == side else -1)
+    assert state.hand_no != hand_no
+    return 0
+
+
+def brute_force(state: GameState, side: int, hand_no: int) -> int:
+    """The game's result for ``side`` by plain minimax over every line of play."""
+    if state.is_over() or state.hand_no != hand_no:
+        return outcome(state, side, hand_no)
+    results = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        results.append(brute_force(child, side, hand_no))
+    return max(results) if state.side_of[state.to_act] == side else min(results)
+
+
+def brute_points(state: GameState, side: int, hand_no: int, start: list[int]) -> int:
+    """The solver's value by plain minimax: the result first, else the lead in points."""
+    if state.is_over():
+        return 0 if state.winner < 0 else (WON if state.winner == side else -WON)
+    if state.hand_no != hand_no:
+        gained = [a - b for a, b in zip(state.scores, start, strict=True)]
+        return gained[side] - gained[1 - side]
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append(brute_points(child, side, hand_no, start))
+    return max(values) if state.side_of[state.to_act] == side else min(values)
+
+
+def always_wins(state: GameState, player: SearchPlayer, side: int, hand_no: int) -> bool:
+    """Whether ``player`` playing ``side`` wins against every reply of the other side."""
+    if state.is_over() or state.hand_no != hand_no:
+        return outcome(state, side, hand_no) == 1
+    if state.side_of[state.to_act] == side:
+        child = state.clone()
+        child.apply(decide(player, state, random.Random(0)))
+        return always_wins(child, player, side, hand_no)
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        if not always_wins(child, player, side, hand_no):
+            return False
+    return True
+
+
+def test_the_solver_never_loses_an_end_game_brute_force_shows_won() -> None:
+    player = SearchPlayer("search")
+    won = 0
+    for seed in SEEDS:
+        for lead in (10, 20, 30):
+            state = end_game(seed, lead)
+            if state is None:
+                continue
+            side = state.side_of[state.to_act]
+            if brute_force(state, side, state.hand_no) == 1:
+                won += 1
+                assert always_wins(state, player, side, state.hand_no), (seed, lead)
+    assert won >= 10  # enough won end-games were found to test
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
+def test_the_solver_values_an_end_game_as_brute_force_does(seed: int) -> None:
+    for lead in (20, 200):  # the game decided in the hand, and points only
+        state = end_game(seed, lead)
+        if state is None:
+            continue
+        side = state.side_of[state.to_act]
+        value, action = solve(state, side)
+        assert value == brute_points(state, side, state.hand_no, list(state.scores))
+        assert action in state.legal_actions()
+
+
+def test_a_seeded_search_is_deterministic() -> None:
+    state = new_game("ordinary", seed=12)
+    rng = random.Random(0)
+    for _ in range(9):
+        state.apply(state.legal_actions()[rng.randrange(len(state.legal_actions()))])
+    player = player_for("search:iterations=200")
+    first = [decide(player, state, random.Random(s)) for s in (1, 2, 3)]
+    again = [decide(player, state, random.Random(s)) for s in (1, 2, 3)]
+    assert first == again
+    assert player.last_iterations == 200 or len(state.legal_actions()) == 1  # type: ignore[attr-defined]
+
+
+def test_with_one_legal_action_it_does_not_search() -> None:
+    state = new_game("ordinary", seed=1)
+    player = SearchPlayer("search", iterations=10**6)
+    while len(state.legal_actions()) != 1:
+        state.apply(state.legal_actions()[0])
+    assert decide(player, state, random.Random(0)) == state.legal_actions()[0]
+    assert player.last_iterations == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:iterations=0", "iterations must be from 1 to 10000000, not 0"),
+        ("search:iterations=lots", "iterations must be a whole number, not 'lots'"),
+        ("search:seconds=-1", "seconds must be from 0.001 to 3600.0, not -1.0"),
+        ("search:depth=3", "no option 'depth' (it takes iterations, seconds, c, horizon)"),
+    ],
+)
+def test_bad_options_are_refused_in_words(spec: str, message: str) -> None:
+    with pytest.raises(PlayerError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        player_for(spec)
+
+
+def test_the_options_set_the_budget() -> None:
+    player = player_for("search:iterations=300,c=1.5,horizon=6")
+    assert isinstance(player, SearchPlayer)
+    assert (player.iterations, player.seconds, player.c, player.horizon) == (300, None, 1.5, 6)
+    timed = player_for("search:seconds=0.5")
+    assert isinstance(timed, SearchPlayer)
+    assert (timed.iterations, timed.seconds) == (None, 0.5)
