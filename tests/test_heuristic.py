@@ -168,3 +168,44 @@ def test_it_is_deterministic() -> None:
     first = self_play(new_game("grand", seed=2), [HEURISTIC], 1)
     again = self_play(new_game("grand", seed=2), [HEURISTIC], 99)
     assert first.history == again.history
+
+
+def four_hands(hands: list[list[str]], *plays: str) -> GameState:
+    """A four-hand partnership deal (seat 0 leads) after ``plays``."""
+    state = scenario("four-hand-partners", hands=hands, turn_up="9H", dealer=3)
+    return play_out(state, [f"play {card}" for card in plays])
+
+
+def test_it_does_not_trump_a_trick_its_partner_is_winning() -> None:
+    """Seat 0 leads AS, seat 1 follows low: seat 2, its partner, throws its worthless
+    card rather than trump it."""
+    state = four_hands(
+        [
+            ["AS", "9C", "8C", "9D", "8D", "JS", "JC", "9S"],
+            ["7S", "7D", "8D", "9D", "JD", "JH", "8S", "7C"],
+            ["8H", "7C", "AH", "TH", "KD", "QD", "KS", "AC"],
+            ["TC", "7H", "9H", "8C", "JD", "QC", "9S", "8S"],
+        ],
+        "AS",
+        "7S",
+    )
+    assert state.to_act == 2
+    assert choice(state) == "play 7C"
+
+
+def test_last_to_play_it_puts_a_ten_on_its_partners_trick() -> None:
+    """Seat 0 leads 7S, seat 1 takes it with AS, seat 2 plays low: seat 3, seat 1's
+    partner and last to play, adds its plain ten to the trick."""
+    state = four_hands(
+        [
+            ["7S", "9C", "8C", "9D", "8D", "JS", "JC", "9S"],
+            ["AS", "7D", "8D", "9D", "JD", "JH", "8S", "7C"],
+            ["8S", "7C", "AH", "TH", "KD", "QD", "KS", "AC"],
+            ["TC", "7H", "9H", "8C", "JD", "QC", "9S", "8S"],
+        ],
+        "7S",
+        "AS",
+        "8S",
+    )
+    assert state.to_act == 3
+    assert choice(state) == "play TC"
