@@ -45,6 +45,36 @@ def test_it_marries_the_trumps_before_the_sequence_while_tricks_remain() -> None
     assert choice(state) == "declare royal_marriage KH QH"
 
 
+def test_it_declares_one_bezique_and_keeps_the_other_for_the_double() -> None:
+    """S0 footnote 3: a single then the double scores 540, all four at once 500 only;
+    a second single now would leave the double no new card."""
+    state = won_first_trick(["7S", "QS", "JD", "QS", "JD", "8S", "9S", "8C"])
+    texts = [state.action_text(a) for a in state.legal_actions()]
+    assert "declare double_bezique QS QS JD JD" in texts
+    assert choice(state) == "declare bezique QS JD"
+    state.apply("declare bezique QS JD")
+    assert "declare bezique QS JD" in [state.action_text(a) for a in state.legal_actions()]
+    assert choice(state) == "draw"
+
+
+def test_one_declaration_a_trick_it_scores_the_best_and_announces_the_next() -> None:
+    state = scenario(
+        "hoyle1909",
+        hands=[
+            ["7S", "KS", "QS", "JD", "8S", "9S", "8C", "9C"],
+            ["8D", "9D", "7D", "AC", "TC", "7C", "JC", "JS"],
+        ],
+        turn_up="9H",
+        dealer=1,
+    )
+    play_out(state, ["play 7S", "play 8D"])
+    assert choice(state) == "declare bezique QS JD"
+    state.apply("declare bezique QS JD")
+    assert choice(state) == "announce marriage KS QS*"
+    state.apply("announce marriage KS QS*")
+    assert choice(state) == "draw"
+
+
 def test_it_exchanges_the_seven_when_the_turn_up_is_better() -> None:
     state = won_first_trick(["7S", "7H", "8S", "9S", "JC", "8C", "9D", "JD"], turn_up="AH")
     assert choice(state) == "exchange 7H"

@@ -28,6 +28,7 @@ from bezique.actions import Action, Kind
 from bezique.players import Options, no_options
 from bezique.players.cardvalues import (
     CardTables,
+    Form,
     beats,
     declarable,
     keep_values,
@@ -81,8 +82,9 @@ def turn_action(view: View, legal: Sequence[Action]) -> Action:
     """After a won trick: declare the best, exchange and show the seven, announce, then draw."""
     tables = tables_of(view.rules)
     declares = [a for a in legal if a.kind == Kind.DECLARE]
-    if declares:
-        return best_declaration(view, declares, tables)
+    best = best_declaration(view, declares, tables) if declares else None
+    if best is not None:
+        return best
     for action in legal:
         if action.kind == Kind.EXCHANGE and _exchange_gains(view, tables):
             return action
@@ -90,40 +92,89 @@ def turn_action(view: View, legal: Sequence[Action]) -> Action:
         if action.kind == Kind.SHOW and tables.show_scores:
             return action
     announces = [a for a in legal if a.kind == Kind.ANNOUNCE]
-    if announces:
-        return best_declaration(view, announces, tables)
+    best = best_declaration(view, announces, tables) if announces else None
+    if best is not None:
+        return best
     return next(a for a in legal if a.kind == Kind.END_TURN)
 
 
-def best_declaration(view: View, actions: Sequence[Action], tables: CardTables) -> Action:
+def best_declaration(
+    view: View, actions: Sequence[Action], tables: CardTables
+) -> Action | None:
     """The declaration (or announcement) worth most, counting what it leaves to grow.
 
-    A combination whose cards all belong to a higher one of its class that may
-    be declared too is worth both while tricks remain to declare the higher
-    after a later one: S0 lets a married pair of trumps grow into the sequence
-    and a bezique into the double (footnote 3), never the other way.
+    A combination whose cards belong to a higher one of its class in the hand is
+    worth both when the higher one keeps a card never declared (it may be
+    declared after a later trick: S0 lets a married pair of trumps grow into the
+    sequence, and footnote 3 a bezique into the double), and is not declared at
+    all when it would use up the higher one's last new cards (a second bezique
+    would leave the double nothing new).  None when none is worth declaring.
     """
-    rows = tables.rows
     time_left = view.stock_size >= 2 * view.rules.players
 
     def worth(action: Action) -> tuple[float, int, int]:
         points = float(tables.points(action.combo))
-        row = rows.get(action.combo, {})
         if time_left and action.cards:
-            cards = set(action.cards)
-            grows = [
-                tables.points(b.combo)
-                for b in actions
-                if b.combo != action.combo
-                and rows.get(b.combo, {}).get("class") == row.get("class")
-                and rows.get(b.combo, {}).get("level", 1) > row.get("level", 1)
-                and cards < set(b.cards)
-            ]
-            points += max(grows, default=0)
+            points += grows_into(view, tables, action)
         reused = sum(1 for c in action.cards if view.levels[c])
         return points, reused, _suit_strength(view, action)
 
-    return max(actions, key=worth)
+    best = max(actions, key=worth)
+    return best if worth(best)[0] > 0 else None
+
+
+def grows_into(view: View, tables: CardTables, action: Action) -> float:
+    """What declaring ``action`` first adds (+) or spoils (-) of a higher combination.
+
+    The higher forms of its class the hand completes with its cards: one that still
+    has a card never declared besides them adds its points (both will score); one
+    that would then have none loses them.
+    """
+    row = tables.rows.get(action.combo)
+    if row is None:
+        return 0.0
+    shift = 4 * tables.classes.index(row["class"]) if row["class"] in tables.classes else 0
+    level = int(row.get("level", 1))
+    face_of = tables.deck.card_face
+    levels = view.levels
+    faces = [face_of[c] for c in action.cards]
+    gain = loss = 0.0
+    for form in tables.forms(view.trump):
+        if form.shift != shift or form.level <= level or not set(faces) <= set(form.faces):
+            continue
+        chosen = _complete(view, form, action.cards)
+        if chosen is None:
+            continue
+        if any(levels[c] == 0 for c in chosen if c not in action.cards):
+            gain = max(gain, form.points)
+        else:
+            loss = max(loss, form.points)
+    return gain if gain else -loss
+
+
+def _complete(view: View, form: Form, start: Sequence[int]) -> list[int] | None:
+    """Cards of the hand that complete ``form`` with ``start``, or None if it cannot."""
+    face_of = view.deck.card_face
+    levels = view.levels
+    chosen = list(start)
+    spare = [
+        c
+        for c in view.hand
+        if c not in start
+        and face_of[c] in form.faces
+        and (levels[c] >> form.shift) & 15 < form.level
+    ]
+    spare.sort(key=lambda c: levels[c] != 0)  # new cards first
+    if form.copies:
+        for face in form.faces:
+            short = form.copies - sum(1 for c in chosen if face_of[c] == face)
+            found = [c for c in spare if face_of[c] == face][: max(short, 0)]
+            if len(found) < short:
+                return None
+            chosen.extend(found)
+        return chosen
+    chosen.extend(spare[: max(form.size - len(chosen), 0)])
+    return chosen if len(chosen) >= form.size else None
 
 
 def _suit_strength(view: View, action: Action) -> int:
