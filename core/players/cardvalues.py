@@ -69,6 +69,11 @@ class CardTables:
         self.last_at_exhaustion = last["which"] == "stock_exhausting"
         self.open_cards = "open_cards" in data
         """Polish: declarations come from cards won in tricks, never from the hand."""
+        opened = data.get("open_cards", {})
+        self.open_ranks = frozenset(deck.rank_index(r) for r in opened.get("ranks", ()))
+        self.open_trump_ranks = frozenset(
+            deck.rank_index(r) for r in opened.get("trump_ranks", ())
+        )
         self.classes = rules.classes
         self.rows: dict[str, dict[str, Any]] = data.get("declarations", {}).get(
             "combinations", {}
@@ -79,6 +84,8 @@ class CardTables:
             if suit in deck.suits
         }
         self._forms: dict[int, tuple[Form, ...]] = {}
+        self.stakes: dict[int, list[float]] = {}
+        """Memo of :func:`stakes` by trump suit."""
 
     def points(self, name: str) -> int:
         """What the combination ``name`` scores (0 for a name the table does not hold)."""
@@ -127,6 +134,37 @@ class CardTables:
 def tables_of(rules: Ruleset) -> CardTables:
     """The player's tables of ``rules``, made once and kept in its memo."""
     return rules.compiled(TABLES_KEY, lambda: CardTables(rules))
+
+
+OPEN_WORTH = 6.0
+"""What a card that goes to the winner's open rows is worth to him (Polish: the rows are
+what he declares from)."""
+
+
+def stakes(tables: CardTables, trump: int) -> list[float]:
+    """For each card, what winning it in a trick is worth (made once per trump suit).
+
+    Its brisque and, in Polish, its place in the winner's open rows (S0 Polish section).
+    """
+    if not tables.open_cards:
+        return tables.brisque
+    found = tables.stakes.get(trump)
+    if found is None:
+        found = tables.stakes[trump] = _open_stakes(tables, trump)
+    return found
+
+
+def _open_stakes(tables: CardTables, trump: int) -> list[float]:
+    rank_of, suit_of = tables.deck.card_rank, tables.deck.card_suit
+    return [
+        worth
+        + OPEN_WORTH
+        * (
+            rank_of[c] in tables.open_ranks
+            or (suit_of[c] == trump and rank_of[c] in tables.open_trump_ranks)
+        )
+        for c, worth in enumerate(tables.brisque)
+    ]
 
 
 def beats(tables: CardTables, card: int, best: int, trump: int) -> bool:

@@ -33,6 +33,7 @@ from bezique.players.cardvalues import (
     declarable,
     keep_values,
     power,
+    stakes,
     tables_of,
 )
 from bezique.views import View
@@ -326,7 +327,7 @@ def _follow(
     later = order[order.index(view.seat) + 1 :] if view.seat in order else ()
     risk = any(side_of[s] != mine for s in later)
     sure = 0.4 if risk else 1.0  # how much of a trick taken stays ours
-    brisque = tables.brisque
+    brisque = stakes(tables, trump)
     stake_now = sum(brisque[c] for c in view.trick)
     last = left and left <= view.rules.players and tables.last_at_exhaustion
     final = not left and len(view.hand) == 1
