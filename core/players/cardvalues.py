@@ -1,0 +1,295 @@
+"""What the ``heuristic`` player knows of a variant's cards, compiled once per ruleset.
+
+:class:`CardTables` reads the merged variant data (``view.rules.data``): the
+brisques and what they are worth, the combination table as forms to collect
+(same-suit runs, same-rank fours, bezique pairs), the bezique cards of each
+trump suit, the seven of trumps and the last trick.  :func:`keep_values` then
+says, for each card of a hand, what holding it is worth: the combinations it
+helps towards (its share of their points), and its strength for the end-game.
+It is the card-counting half of the player; :mod:`bezique.players.heuristic`
+decides from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from bezique.ruleset import Ruleset
+from bezique.views import View
+
+TABLES_KEY = ("heuristic", "tables")
+"""Where the tables are kept in the ruleset's memo (``Ruleset.tables``)."""
+
+
+class Form(NamedTuple):
+    """One way of scoring a combination: the faces it needs and how many copies of each."""
+
+    name: str
+    points: int
+    shift: int
+    """Bit offset of the combination's class in a card's ``levels``."""
+    level: int
+    faces: tuple[int, ...]
+    """The faces that count towards it."""
+    copies: int
+    """Same-suit and bezique forms: copies needed of each face; fours: 0 (see ``size``)."""
+    size: int
+    """How many cards in all."""
+
+
+class CardTables:
+    """The variant's card facts the player reads, compiled once per ruleset."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        """Read ``rules.data`` (see the module)."""
+        data: dict[str, Any] = rules.data
+        deck = rules.deck
+        self.deck = deck
+        self.ranks = len(deck.ranks)
+        self.suits = len(deck.suits)
+        brisques = data["brisques"]
+        self.brisque_ranks = frozenset(deck.rank_index(r) for r in brisques["ranks"])
+        worth = float(brisques["points"])
+        if brisques["timing"] == "settlement":  # counted only to break a tie (Rubicon)
+            worth *= 0.3
+        if data.get("rubicon", {}).get("brisques") == "never":
+            worth = 0.0
+        self.brisque_worth = worth
+        self.brisque = [
+            worth if deck.card_rank[c] in self.brisque_ranks else 0.0 for c in range(deck.size)
+        ]
+        """For each card, what winning it in a trick scores."""
+        seven = data["seven_of_trumps"]
+        self.seven_rank = deck.rank_index(seven["rank"])
+        self.seven_points = int(seven["exchange_points"]) + int(seven["declare_points"])
+        self.show_scores = int(seven["declare_points"]) > 0
+        last = data["last_trick"]
+        self.last_trick_points = float(last["points"])
+        self.last_at_exhaustion = last["which"] == "stock_exhausting"
+        self.open_cards = "open_cards" in data
+        """Polish: declarations come from cards won in tricks, never from the hand."""
+        opened = data.get("open_cards", {})
+        self.open_ranks = frozenset(deck.rank_index(r) for r in opened.get("ranks", ()))
+        self.open_trump_ranks = frozenset(
+            deck.rank_index(r) for r in opened.get("trump_ranks", ())
+        )
+        self.classes = rules.classes
+        self.rows: dict[str, dict[str, Any]] = data.get("declarations", {}).get(
+            "combinations", {}
+        )
+        self.bezique_faces = {
+            deck.suit_index(suit): tuple(deck.parse_face(card) for card in cards)
+            for suit, cards in data.get("declarations", {}).get("bezique_cards", {}).items()
+            if suit in deck.suits
+        }
+        self._forms: dict[int, tuple[Form, ...]] = {}
+        self.stakes: dict[int, list[float]] = {}
+        """Memo of :func:`stakes` by trump suit."""
+
+    def points(self, name: str) -> int:
+        """What the combination ``name`` scores (0 for a name the table does not hold)."""
+        row = self.rows.get(name)
+        return int(row["points"]) if row else 0
+
+    def forms(self, trump: int) -> tuple[Form, ...]:
+        """The combination table as forms to collect with ``trump`` (-1: not yet fixed)."""
+        found = self._forms.get(trump)
+        if found is None:
+            found = self._forms[trump] = tuple(
+                form for name, row in self.rows.items() for form in self._compile(trump, name, row)
+            )
+        return found
+
+    def _compile(self, trump: int, name: str, row: dict[str, Any]) -> list[Form]:
+        deck = self.deck
+        shift = 4 * self.classes.index(row["class"]) if row["class"] in self.classes else 0
+        points, level = int(row["points"]), int(row.get("level", 1))
+        rule = row.get("suit", "any")
+        if rule == "trump":
+            suits = [trump] if trump >= 0 else list(range(self.suits))
+        elif rule == "plain":
+            suits = [s for s in range(self.suits) if s != trump]
+        else:
+            suits = list(range(self.suits))
+        if "beziques" in row:
+            pair = self.bezique_faces.get(trump) or next(iter(self.bezique_faces.values()), ())
+            pairs = int(row["beziques"])
+            if not pair:
+                return []
+            return [Form(name, points, shift, level, pair, pairs, pairs * len(pair))]
+        if "ranks" in row:
+            ranks = [deck.rank_index(r) for r in row["ranks"]]
+            runs = [tuple(deck.face(r, s) for r in ranks) for s in suits]
+            return [Form(name, points, shift, level, run, 1, len(ranks)) for run in runs]
+        if "rank" in row:
+            rank = deck.rank_index(row["rank"])
+            faces = tuple(deck.face(rank, s) for s in suits)
+            if row.get("distinct_suits"):  # one of each suit
+                return [Form(name, points, shift, level, faces, 1, len(faces))]
+            return [Form(name, points, shift, level, faces, 0, int(row.get("count", 4)))]
+        return []
+
+
+def tables_of(rules: Ruleset) -> CardTables:
+    """The player's tables of ``rules``, made once and kept in its memo."""
+    return rules.compiled(TABLES_KEY, lambda: CardTables(rules))
+
+
+OPEN_WORTH = 6.0
+"""What a card that goes to the winner's open rows is worth to him (Polish: the rows are
+what he declares from)."""
+
+
+def stakes(tables: CardTables, trump: int) -> list[float]:
+    """For each card, what winning it in a trick is worth (made once per trump suit).
+
+    Its brisque and, in Polish, its place in the winner's open rows (S0 Polish section).
+    """
+    if not tables.open_cards:
+        return tables.brisque
+    found = tables.stakes.get(trump)
+    if found is None:
+        found = tables.stakes[trump] = _open_stakes(tables, trump)
+    return found
+
+
+def _open_stakes(tables: CardTables, trump: int) -> list[float]:
+    rank_of, suit_of = tables.deck.card_rank, tables.deck.card_suit
+    return [
+        worth
+        + OPEN_WORTH
+        * (
+            rank_of[c] in tables.open_ranks
+            or (suit_of[c] == trump and rank_of[c] in tables.open_trump_ranks)
+        )
+        for c, worth in enumerate(tables.brisque)
+    ]
+
+
+def beats(tables: CardTables, card: int, best: int, trump: int) -> bool:
+    """Whether ``card`` played after ``best`` takes the trick from it.
+
+    A higher card of the same suit, or a trump on a plain card; of two identical
+    cards the first played stays (S0 on play).
+    """
+    suit_of, rank_of = tables.deck.card_suit, tables.deck.card_rank
+    if suit_of[card] == suit_of[best]:
+        return rank_of[card] < rank_of[best]
+    return suit_of[card] == trump
+
+
+def power(tables: CardTables, card: int, trump: int) -> float:
+    """How much a card is worth for taking tricks later: trumps most, then aces.
+
+    S0's hints to players (the paragraph on small cards and the one on aces and
+    tens) keep small trumps for winning the lead back and aces for capturing
+    tens; plain sevens to nines and knaves are worth nothing.
+    """
+    rank = tables.deck.card_rank[card]
+    if tables.deck.card_suit[card] == trump:
+        return 5.0 + (tables.ranks - rank) * 1.5
+    if rank == 0:
+        return 5.0
+    return 1.5 if rank == 1 else 0.0
+
+
+def keep_values(view: View, cards: Sequence[int]) -> dict[int, float]:
+    """What holding each of ``cards`` (the seat's hand) is worth while the stock lasts.
+
+    Each card gets its share of the combinations it helps towards: what the
+    combination's expected value loses if the card goes, the value growing with
+    the square of how much of it is held (S0's hints: a third bezique card is
+    worth sacrificing much for; four aces are worth trying for only with three).
+    A card already declared in a form's class at that level adds nothing to it,
+    nor does a form whose cards are no longer all to be had.  Its end-game
+    strength (:func:`power`) is added.
+    """
+    tables = tables_of(view.rules)
+    deck = tables.deck
+    trump = view.trump
+    values = {c: power(tables, c, trump) for c in cards}
+    if tables.open_cards:
+        return values
+    levels = view.levels
+    face_of = deck.card_face
+    available = [0] * deck.faces
+    for card in view.unseen:
+        available[face_of[card]] += 1
+    for card in cards:
+        available[face_of[card]] += 1
+    for form in tables.forms(trump):
+        _share(form, cards, levels, face_of, available, values)
+    if trump >= 0 and view.turn_up >= 0 and tables.seven_points:
+        for card in cards:
+            if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump:
+                values[card] += tables.seven_points + 2.0
+    return values
+
+
+def _share(
+    form: Form,
+    cards: Sequence[int],
+    levels: Sequence[int],
+    face_of: Sequence[int],
+    available: Sequence[int],
+    values: dict[int, float],
+) -> None:
+    """Add each card's share of ``form``'s expected points to ``values``."""
+    faces = form.faces
+    eligible: dict[int, list[int]] = {}
+    for card in cards:
+        face = face_of[card]
+        if face in faces and (levels[card] >> form.shift) & 15 < form.level:
+            eligible.setdefault(face, []).append(card)
+    if not eligible:
+        return
+    if form.copies:  # each face, form.copies times
+        if any(available[f] < form.copies for f in faces):
+            return
+        held = sum(min(len(found), form.copies) for found in eligible.values())
+        needed = [c for found in eligible.values() if len(found) <= form.copies for c in found]
+    else:  # any form.size of the faces
+        if sum(available[f] for f in faces) < form.size:
+            return
+        held = min(sum(map(len, eligible.values())), form.size)
+        spare = sum(map(len, eligible.values())) > form.size
+        needed = [] if spare else [c for found in eligible.values() for c in found]
+    total = form.size
+    gain = form.points * ((held / total) ** 2 - ((held - 1) / total) ** 2)
+    for card in needed:
+        values[card] += gain
+
+
+def declarable(view: View, cards: Sequence[int]) -> int:
+    """The most a seat holding ``cards`` could declare now, by a rough count.
+
+    A form whose every card it holds, not yet declared in the form's class at
+    that level, with at least one card never declared: what winning a trick
+    would let it score (the rules' own checks may refuse some of them).
+    """
+    tables = tables_of(view.rules)
+    if tables.open_cards:
+        return 0
+    face_of = tables.deck.card_face
+    levels = view.levels
+    best = 0
+    for form in tables.forms(view.trump):
+        if form.points <= best:
+            continue
+        counts: dict[int, int] = {}
+        fresh = False
+        for card in cards:
+            face = face_of[card]
+            if face in form.faces and (levels[card] >> form.shift) & 15 < form.level:
+                counts[face] = counts.get(face, 0) + 1
+                fresh = fresh or levels[card] == 0
+        if not fresh:
+            continue
+        if form.copies:
+            complete = all(counts.get(f, 0) >= form.copies for f in form.faces)
+        else:
+            complete = sum(counts.values()) >= form.size
+        if complete:
+            best = form.points
+    return best
