@@ -41,6 +41,10 @@ from bezique.simulate import Progress, game_seeds, terminal_progress
 MAX_PLAYERS = 12
 """The most players one tournament takes (66 pairs)."""
 
+MAX_TASKS = 5000
+"""The most tasks the games are cut into for the processes (a task is one game, or more
+when there are more games than this)."""
+
 Seating = tuple[int, ...]
 """For each side of the game, who holds it: 0 the pair's first player, 1 the second."""
 
@@ -203,24 +207,27 @@ def _outcomes(
         )
         yield from _counted(chunks, len(plan), progress)
         return
-    size = max(1, min(16, math.ceil(len(plan) / (jobs * 4))))
+    size = math.ceil(len(plan) / MAX_TASKS)  # one game a task, unless there are very many
     parts = [list(plan[i : i + size]) for i in range(0, len(plan), size)]
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_ctrl_c) as pool:
-        try:
-            results = pool.map(
-                play_games,
-                [variant] * len(parts),
-                [overrides] * len(parts),
-                [seed] * len(parts),
-                parts,
-            )
-            yield from _counted(results, len(plan), progress)
-        except BrokenProcessPool as exc:
-            raise BeziqueError(f"a process playing the tournament's games died ({exc})") from exc
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_ctrl_c)
+    try:
+        results = pool.map(
+            play_games,
+            [variant] * len(parts),
+            [overrides] * len(parts),
+            [seed] * len(parts),
+            parts,
+        )
+        yield from _counted(results, len(plan), progress)
+    except BrokenProcessPool as exc:
+        raise BeziqueError(f"a process playing the tournament's games died ({exc})") from exc
+    except BaseException:  # Ctrl-C: stop the games being played, not wait for them
+        for process in list(pool._processes.values()):
+            process.terminate()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _counted(
