@@ -305,7 +305,7 @@ def _summary(
             "player": names[i],
             "elo": None if fit.ratings is None else fit.ratings[i],
             "error": None if fit.errors is None else fit.errors[i],
-            "interval": fit.interval(i),
+            "interval": None if fit.ratings is None else list(fit.interval(i) or ()),
         }
         for i in range(len(specs))
     ]
@@ -345,8 +345,8 @@ def _pair_row(
 
 
 HOW_GAMES_COUNT = (
-    "a game is won by the player holding the side that won it, a drawn game counts half to\n"
-    "each; points: the mean final score of the sides a player holds"
+    "a game is won by the player holding the side that won it; a drawn game counts half to each;\n"
+    "a player's points: the mean final score of the sides it holds"
 )
 """How a game counts, in words (under the text output's title)."""
 

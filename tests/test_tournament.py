@@ -189,12 +189,26 @@ def test_every_pair_plays_the_same_deals_and_elo_is_fitted_from_all_pairs() -> N
         ],
     )
     elo = result["elo"]
-    assert elo["anchor"] == "random#1"
-    if fit.ratings is None:
-        assert elo["finite"] is False
-    else:
-        assert [r["elo"] for r in elo["ratings"]] == pytest.approx(list(fit.ratings))
-        assert elo["ratings"][0]["elo"] == 0.0 and elo["ratings"][0]["error"] == 0.0
+    assert elo["anchor"] == "random#1" and elo["finite"] is True
+    assert fit.ratings is not None and fit.errors is not None
+    assert [r["elo"] for r in elo["ratings"]] == list(fit.ratings)
+    assert [r["error"] for r in elo["ratings"]] == list(fit.errors)
+    assert [r["interval"] for r in elo["ratings"]] == [
+        list(fit.interval(i) or ()) for i in range(3)
+    ]
+    assert elo["ratings"][0] == {"player": "random#1", "elo": 0.0, "error": 0.0, "interval": [0, 0]}
+    assert "anchor: random#1 = 0\nplayer " in format_tournament(result)
+
+
+def test_no_finite_elo_when_a_player_lost_every_game() -> None:
+    result = tournament("ordinary", ["random"] * 3, 4, 7, overrides=SHORT)
+    assert [p["wins"] for p in result["pairs"]] == [[0, 4], [0, 4], [1, 3]]
+    assert result["elo"]["finite"] is False
+    assert {r["elo"] for r in result["elo"]["ratings"]} == {None}
+    assert result["pairs"][0]["elo_difference"] is None
+    text = format_tournament(result)
+    assert "no finite Elo estimate" in text
+    assert [line.split()[8] for line in text.splitlines()[6:8]] == ["-inf", "-inf"]
 
 
 def test_a_tournament_is_reproducible_and_another_seed_deals_otherwise() -> None:
