@@ -219,7 +219,8 @@ def _tournament_parser(commands: Any) -> None:
         "swapped; three-hand and four-hand each for himself: A alone against B in every "
         "other seat, in each seat in turn, then B alone against A (three-hand: 6 games a "
         "deal). A game is won by the player holding the side that won it (in three-hand, "
-        "the two seats of one player are one player); a drawn game counts half to each. "
+        "a win of either seat of the player holding two is his); a drawn game counts half "
+        "to each. "
         "Points are the mean final score of the sides a player holds. Elo ratings are "
         "fitted jointly by maximum likelihood, anchored at 0 on the first player named "
         "'random', or else on the first player listed.",
