@@ -140,7 +140,7 @@ def tournament(
     ways = seatings(rules.side_of)
     deals = math.ceil(games / len(ways))
     plan = _plan(specs, ways, list(game_seeds(seed, deals)), rules.side_of)
-    outcomes = list(_outcomes(variant, overrides, seed, plan, jobs, progress))
+    outcomes = list(_outcomes(rules, (variant, overrides, seed), plan, jobs, progress))
     result = _summary(rules, specs, ways, plan, outcomes)
     result.update(seed=seed, games_asked=games, deals=deals, seatings=len(ways))
     return result
@@ -193,33 +193,27 @@ def _plan(
 
 
 def _outcomes(
-    variant: str,
-    overrides: Mapping[str, Any] | None,
-    seed: int,
+    rules: Ruleset,
+    how: tuple[str, Mapping[str, Any] | None, int],
     plan: Sequence[Game],
     jobs: int,
     progress: Progress | None,
 ) -> Iterator[Outcome]:
-    """Play the games, in ``jobs`` processes; yield the outcomes in game order."""
+    """Play the games, in ``jobs`` processes; yield the outcomes in game order.
+
+    ``how`` is the variant, its overrides and the seed: each worker process loads the
+    rules once from the first two.
+    """
+    seed = how[2]
     if jobs == 1:
-        chunks: Iterator[list[Outcome]] = (
-            play_games(variant, overrides, seed, [game]) for game in plan
-        )
-        yield from _counted(chunks, len(plan), progress)
+        yield from _counted(([_play(rules, seed, game)] for game in plan), len(plan), progress)
         return
     size = math.ceil(len(plan) / MAX_TASKS)  # one game a task, unless there are very many
     parts = [list(plan[i : i + size]) for i in range(0, len(plan), size)]
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_ctrl_c)
+    pool = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=how)
     try:
-        results = pool.map(
-            play_games,
-            [variant] * len(parts),
-            [overrides] * len(parts),
-            [seed] * len(parts),
-            parts,
-        )
-        yield from _counted(results, len(plan), progress)
+        yield from _counted(pool.map(play_games, parts), len(plan), progress)
     except BrokenProcessPool as exc:
         raise BeziqueError(f"a process playing the tournament's games died ({exc})") from exc
     except BaseException:  # Ctrl-C: stop the games being played, not wait for them
@@ -242,23 +236,19 @@ def _counted(
             yield outcome
 
 
-def _ignore_ctrl_c() -> None:
-    """A worker leaves Ctrl-C to the main process, which stops the pool."""
+_WORKER: list[tuple[Ruleset, int]] = []
+"""In a worker process: the tournament's rules and seed, set when the process starts."""
+
+
+def _start_worker(variant: str, overrides: Mapping[str, Any] | None, seed: int) -> None:
+    """Start a worker: load the rules once; leave Ctrl-C to the main process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _WORKER[:] = [(ruleset_for(variant, overrides), seed)]
 
 
-_RULES: dict[tuple[str, str], Ruleset] = {}
-"""The rulesets a process has loaded, by variant and overrides."""
-
-
-def play_games(
-    variant: str, overrides: Mapping[str, Any] | None, seed: int, games: Sequence[Game]
-) -> list[Outcome]:
-    """Play ``games`` of ``variant`` (a worker's task: players made afresh from their specs)."""
-    key = (variant, repr(sorted((overrides or {}).items())))
-    rules = _RULES.get(key)
-    if rules is None:
-        rules = _RULES[key] = ruleset_for(variant, overrides)
+def play_games(games: Sequence[Game]) -> list[Outcome]:
+    """A worker's task: play ``games`` (players made afresh from their specs)."""
+    rules, seed = _WORKER[0]
     return [_play(rules, seed, game) for game in games]
 
 
