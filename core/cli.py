@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``.
+``bench``, ``tournament``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -33,6 +33,12 @@ MAX_GAMES = 1_000_000
 
 MAX_DEALS = 10_000_000
 """The most deals one ``bezique bench`` plays."""
+
+MAX_PAIR_GAMES = 100_000
+"""The most games a pair one ``bezique tournament`` plays."""
+
+MAX_JOBS = 64
+"""The most processes one ``bezique tournament`` plays in."""
 
 MAX_SEED = 2**63 - 1
 """The largest seed the commands take (the games' own seeds are drawn below 2**63)."""
@@ -199,7 +205,49 @@ def build_parser() -> argparse.ArgumentParser:
         default=1000,
         help="with --search: iterations a decision",
     )
+    _tournament_parser(commands)
     return parser
+
+
+def _tournament_parser(commands: Any) -> None:
+    """The ``tournament`` subcommand's arguments."""
+    tour = commands.add_parser(
+        "tournament",
+        help="play players against each other on paired deals; wins, points and Elo",
+        description="Every pair of players plays the same deals in every seating of the pair: "
+        "two-hand A-B then B-A; with partnerships A holds one side and B the other, then "
+        "swapped; three-hand and four-hand each for himself: A alone against B in every "
+        "other seat, in each seat in turn, then B alone against A (three-hand: 6 games a "
+        "deal). A game is won by the player holding the side that won it (in three-hand, "
+        "a win of either seat of the player holding two is his); a drawn game counts half "
+        "to each. "
+        "Points are the mean final score of the sides a player holds. Elo ratings are "
+        "fitted jointly by maximum likelihood, anchored at 0 on the first player named "
+        "'random', or else on the first player listed.",
+    )
+    tour.add_argument("--variant", default="ordinary", help="variant name or YAML path")
+    tour.add_argument(
+        "--players",
+        required=True,
+        metavar="A,B[,C...]",
+        help="player specs, comma-separated (random, heuristic, search:iterations=500); "
+        "a KEY=VALUE after a comma is one more option of the player before it; a spec given "
+        "twice is named NAME#1, NAME#2",
+    )
+    tour.add_argument(
+        "--games",
+        type=_whole(1, MAX_PAIR_GAMES),
+        default=100,
+        help=f"games a pair (1-{MAX_PAIR_GAMES}), rounded up to whole deals (every seating)",
+    )
+    tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the deals")
+    tour.add_argument(
+        "--jobs",
+        type=_whole(1, MAX_JOBS),
+        default=1,
+        help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
+    )
+    tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -262,6 +310,7 @@ def _run(args: argparse.Namespace) -> int:
         "replay": _replay,
         "simulate": _simulate,
         "bench": _bench,
+        "tournament": _tournament,
     }
     return handlers[args.command](args)
 
@@ -411,3 +460,9 @@ def _bench(args: argparse.Namespace) -> int:
     result = bench(args.variant, args.deals, args.seed, api=args.api)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from bezique.tournament import run_command
+
+    return run_command(args)
