@@ -1,7 +1,7 @@
 """The table drawn for a player at the terminal (``bezique play``), from the player's view.
 
 Everything here is drawn from a seat's :class:`~bezique.views.View` (never the game
-state) and the log of what happened (:class:`bezique.play.Journal`'s lines): the
+state) and the log of what happened (:class:`bezique.journal.Journal`'s lines): the
 hand sorted by suit (trumps first) and rank, the cards each seat has declared on
 the table, trumps and the turn-up, the stock, the scores of the game and of the
 hand, the last trick and its winner, what happened since the player's last move,

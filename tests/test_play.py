@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -18,7 +19,8 @@ from bezique import tableau
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import new_game
-from bezique.play import Game, Options, menu, run
+from bezique.journal import Journal
+from bezique.play import Game, Options, _hint, menu, run
 from bezique.play import _chosen as chosen
 from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
 
@@ -338,3 +340,31 @@ def test_a_state_prints_its_board() -> None:
         repr(state)
         == "<GameState ordinary: hand 0, trick 1, phase play, seat 0 to act, scores 0-0>"
     )
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
+    """hoyle1909 scores the 32nd trick, the hand's last: its points go to the winner logged."""
+    state = new_game("hoyle1909", seed=11)
+    journal = Journal(["seat 0", "seat 1"])
+    rng = random.Random(4)
+    while state.hand_no == 0:
+        tricks = state.tricks_done
+        journal.step(state, rng.choice(state.legal_actions()))
+        if state.hand_no == 0 and state.tricks_done > tricks:
+            assert journal.last_trick.endswith(f"; seat {state.leader} won it")
+    last = [event for event in state.events if event.rule == "last_trick"]
+    assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
+    assert f"+10 for seat {last[0].player}: last_trick" in journal.log
+    assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
+
+
+def test_a_hint_is_the_bot_s_choice_from_the_player_s_view(tmp_path: Path) -> None:
+    game = game_at(tmp_path)
+    game.state.apply(game.state.legal_actions()[0])
+    hint = _hint(game, "random")
+    assert re.fullmatch(r"hint \(random\): play [AKQJT987][SHDC] \(menu [1-8]\)", hint), hint
+    assert hint == _hint(game, "random")  # seeded: the same hint again
+    assert _hint(game, "nobody").startswith("no hint: unknown player 'nobody'")
