@@ -157,6 +157,7 @@ def draw(view: View, table: Table, style: Style) -> list[Line]:
         if seat != view.seat:
             count = view.observation["hand_sizes"][seat]
             lines.append(cards_line(f"{table.names[seat]} ({count} cards), table:", tokens, style))
+    lines.extend(_places(view, table.names, style))
     if table.last_trick:
         lines.append(styled(f"last trick: {table.last_trick}", deck, style))
     if table.log:
@@ -170,6 +171,17 @@ def draw(view: View, table: Table, style: Style) -> list[Line]:
     lines.append(cards_line("your hand:", [t for t in own if "*" not in t], style))
     lines.append(cards_line("your table:", [t for t in own if "*" in t], style))
     lines.extend(menu_lines(view, table.menu, style))
+    return lines
+
+
+def _places(view: View, names: Sequence[str], style: Style) -> list[Line]:
+    """The cards plugins lay face up elsewhere (Polish open rows: ``open (you): ...``)."""
+    lines = []
+    for place, tokens in view.observation["places"].items():
+        found = re.fullmatch(r"(.+)-(\d+)", place)
+        if found and int(found[2]) < len(names):
+            place = f"{found[1]} ({names[int(found[2])]})"
+        lines.append(cards_line(f"{place}:", tokens, style))
     return lines
 
 

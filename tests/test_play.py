@@ -368,3 +368,14 @@ def test_a_hint_is_the_bot_s_choice_from_the_player_s_view(tmp_path: Path) -> No
     assert re.fullmatch(r"hint \(random\): play [AKQJT987][SHDC] \(menu [1-8]\)", hint), hint
     assert hint == _hint(game, "random")  # seeded: the same hint again
     assert _hint(game, "nobody").startswith("no hint: unknown player 'nobody'")
+
+
+def test_cards_laid_open_by_a_plugin_are_shown() -> None:
+    state = new_game("polish", seed=2)
+    rng = random.Random(1)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    table = Table(["seat 0", "you"], [], "", [])
+    lines = ["".join(t for t, _ in line) for line in draw(state.view(1), table, Style())]
+    assert "open (seat 0): AD AH QS" in lines
+    assert "open (you): KD AC JS JD AS JH KD TH QS QC" in lines
