@@ -207,7 +207,9 @@ def _play_parser(commands: Any) -> None:
         help="the bot of every other seat, a player spec (default: heuristic; random, "
         "search:iterations=2000 ...)",
     )
-    play.add_argument("--seat", type=_whole(0, 63), help="your seat (default: 0, the dealer)")
+    play.add_argument(
+        "--seat", type=_whole(0, 63), help="your seat (default: 0, who deals the first hand)"
+    )
     play.add_argument(
         "--seed", type=_whole(0, MAX_SEED), help="seed of the deals and the bots (default: random)"
     )
