@@ -155,7 +155,9 @@ def unknown_options(spec: str, options: Options, known: Sequence[str]) -> None:
     """Refuse an option the player does not take, naming those it does."""
     for key in options:
         if key not in known:
-            raise PlayerError(f"player {spec!r}: no option {key!r} (it takes {', '.join(known)})")
+            raise PlayerError(
+                f"player {spec!r}: no option {key!r} (it takes {', '.join(known)})"
+            )
 
 
 def decide(player: Player, state: GameState, rng: random.Random) -> Action:
