@@ -119,6 +119,28 @@ class Action(_ActionFields):
         """Make an action from an iterable of its fields, checking them (``_replace`` too)."""
         return cls(*iterable)
 
+    def __repr__(self) -> str:
+        """The call that makes it: ``Action(Kind.DECLARE, (3, 12), 'bezique')``.
+
+        An action holds card numbers, not faces (it has no deck): the game writes
+        its cards as text (:meth:`bezique.game.GameState.action_text`: ``declare
+        bezique QS JD``).
+        """
+        fields = [f"Kind.{self.kind.name}"]
+        if self.cards or self.combo:
+            fields.append(repr(self.cards))
+        if self.combo:
+            fields.append(repr(self.combo))
+        return f"Action({', '.join(fields)})"
+
+    def __str__(self) -> str:
+        """Its kind's word, its combination and its card numbers: ``declare bezique #3 #12``."""
+        words = [KIND_WORDS[self.kind]]
+        if self.combo:
+            words.append(self.combo)
+        words.extend(f"#{card}" for card in self.cards)
+        return " ".join(words)
+
 
 _KINDS: dict[int, Kind] = {int(k): k for k in Kind}
 

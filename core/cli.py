@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``.
+``bench``, ``tournament``, ``play``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -206,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --search: iterations a decision",
     )
     _tournament_parser(commands)
+    _play_parser(commands)
     return parser
 
 
@@ -248,6 +249,37 @@ def _tournament_parser(commands: Any) -> None:
         help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
     )
     tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
+
+
+def _play_parser(commands: Any) -> None:
+    """The parser of ``bezique play`` (a game at the terminal against bots)."""
+    play = commands.add_parser(
+        "play",
+        help="play a game at the terminal against bots",
+        description="Play a game at the terminal against bots. Type a menu number or an "
+        "action (play QS, declare bezique QS JD, exchange 7H, draw), or help, hint, rules, "
+        "quit. The record is saved after each move, on quit and at the end of input, to "
+        "--save FILE (default bezique-game.json in the current directory); a new game never "
+        "writes over a file that exists. --resume FILE continues a saved game, with the "
+        "seats and bots it recorded, and saves back to FILE.",
+    )
+    play.add_argument("--variant", help="variant name or YAML path (default: ordinary)")
+    play.add_argument(
+        "--against",
+        metavar="NAME",
+        help="the bot of every other seat, a player spec (default: heuristic; random, "
+        "search:iterations=2000 ...)",
+    )
+    play.add_argument(
+        "--seat", type=_whole(0, 63), help="your seat (default: 0, who deals the first hand)"
+    )
+    play.add_argument(
+        "--seed", type=_whole(0, MAX_SEED), help="seed of the deals and the bots (default: random)"
+    )
+    play.add_argument(
+        "--save", metavar="FILE", help="where the record goes (default: bezique-game.json, new)"
+    )
+    play.add_argument("--resume", metavar="FILE", help="continue the game a saved record holds")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -311,6 +343,7 @@ def _run(args: argparse.Namespace) -> int:
         "simulate": _simulate,
         "bench": _bench,
         "tournament": _tournament,
+        "play": _play,
     }
     return handlers[args.command](args)
 
@@ -466,3 +499,9 @@ def _tournament(args: argparse.Namespace) -> int:
     from bezique.tournament import run_command
 
     return run_command(args)
+
+
+def _play(args: argparse.Namespace) -> int:
+    from bezique.play import Options, run
+
+    return run(Options(args.variant, args.against, args.seat, args.seed, args.save, args.resume))

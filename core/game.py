@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bezique import notation, questions, refusals, saved, scores, stock, turns, views
+from bezique import board, notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
@@ -326,6 +326,8 @@ class GameState(StateData):
     observation = views.observation
     view = views.player_view
     playout = random_playout
+    __str__ = board.board_text
+    __repr__ = board.state_line
 
 
 def _others(players: int) -> list[tuple[int, ...]]:

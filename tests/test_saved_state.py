@@ -325,7 +325,7 @@ def test_an_action_keeps_its_forms() -> None:
     assert action._replace(combo="x") == (Kind.PLAY, (3,), "x")
     with pytest.raises(IllegalActionError):
         action._replace(cards=(3.0,))  # type: ignore[arg-type]
-    assert repr(action) == "Action(kind=<Kind.PLAY: 0>, cards=(3,), combo='')"
+    assert repr(action) == "Action(Kind.PLAY, (3,))" and str(action) == "play #3"
 
 
 SAVED_BY_0_1_0 = sorted((Path(__file__).parent / "saved_states").glob("*.json"))

@@ -71,13 +71,9 @@ class CardTables:
         """Polish: declarations come from cards won in tricks, never from the hand."""
         opened = data.get("open_cards", {})
         self.open_ranks = frozenset(deck.rank_index(r) for r in opened.get("ranks", ()))
-        self.open_trump_ranks = frozenset(
-            deck.rank_index(r) for r in opened.get("trump_ranks", ())
-        )
+        self.open_trump_ranks = frozenset(deck.rank_index(r) for r in opened.get("trump_ranks", ()))
         self.classes = rules.classes
-        self.rows: dict[str, dict[str, Any]] = data.get("declarations", {}).get(
-            "combinations", {}
-        )
+        self.rows: dict[str, dict[str, Any]] = data.get("declarations", {}).get("combinations", {})
         self.bezique_faces = {
             deck.suit_index(suit): tuple(deck.parse_face(card) for card in cards)
             for suit, cards in data.get("declarations", {}).get("bezique_cards", {}).items()

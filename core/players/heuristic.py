@@ -99,9 +99,7 @@ def turn_action(view: View, legal: Sequence[Action]) -> Action:
     return next(a for a in legal if a.kind == Kind.END_TURN)
 
 
-def best_declaration(
-    view: View, actions: Sequence[Action], tables: CardTables
-) -> Action | None:
+def best_declaration(view: View, actions: Sequence[Action], tables: CardTables) -> Action | None:
     """The declaration (or announcement) worth most, counting what it leaves to grow.
 
     A combination whose cards belong to a higher one of its class in the hand is

@@ -107,7 +107,8 @@ def _take_back(state: GameState, name: str) -> None:
         index = state.played.index(card)
         del state.played[index], state.played_by[index]
     if state.trick_starts and state.trick_starts[-1] >= len(state.played):
-        state.trick_starts.pop()  # the lead taken back    state.trick.clear()
+        state.trick_starts.pop()  # the lead taken back
+    state.trick.clear()
     state.trick_seats.clear()
     state.leader = state.to_act = led["leader"]
     state.trick_order = tuple(led["order"])

@@ -1,0 +1,321 @@
+"""``bezique play``: a game at the terminal against bots, in any variant.
+
+One seat is the player at the terminal (``--seat``, default 0); every other seat
+is a bot (``--against``, a player spec as :func:`bezique.players.player_for`
+reads it, default ``heuristic``), each drawing from its own ``random.Random``
+seeded from the game's seed, its seat and the number of actions played, so that a
+game is the same again from the same seed and moves, resumed or not.
+
+The player types a menu number or an action in the text notation (``play QS``,
+``declare bezique QS JD``, ``exchange 7H``, ``draw``), or a command: ``help``,
+``hint`` (what the ``heuristic`` bot would do here; ``hint search`` or any other
+player spec), ``rules`` (the variant's main numbers), ``quit``.  An entry the
+rules refuse is answered with the rule that refuses it, and the game is unchanged.
+
+The record (:mod:`bezique.record`) is written after each of the player's moves,
+on ``quit``, at the end of input, on Ctrl-C and at the game's end, to ``--save
+FILE`` (default :data:`DEFAULT_SAVE` in the current directory).  A new game never
+writes over a file that exists; ``--resume FILE`` continues the game a record holds
+(the seats as its ``headers.players`` name them) and saves back to it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+from typing import IO, NamedTuple
+
+from bezique.actions import TABLE_KINDS, Action, Kind
+from bezique.errors import BeziqueError, IllegalActionError
+from bezique.game import GameState, new_game
+from bezique.journal import Journal
+from bezique.players import Player, decide, player_for
+from bezique.record import load_record, record_of, replay
+from bezique.tableau import Screen, Table, draw, menu_lines, rules_lines, style_for
+
+HUMAN = "human"
+"""The name ``headers.players`` gives the seat played at the terminal."""
+
+DEFAULT_SAVE = "bezique-game.json"
+"""Where the record goes without ``--save`` (in the current directory)."""
+
+DEFAULT_AGAINST = "heuristic"
+"""The bot of every other seat without ``--against``."""
+
+HELP = """\
+Type the number of an action in the menu, or the action itself in the notation:
+  play QS          play the queen of spades (QS* is one of your cards on the table)
+  declare bezique QS JD, exchange 7H, show 7H, draw (or pass): after winning a trick
+  choose lift 24   answer a question asked before the first lead
+Cards: a rank A T K Q J 9 8 7 (T the ten) then a suit S H D C; the symbols work too.
+Commands:
+  help             this text
+  hint             what the heuristic bot would do here (hint search: the search bot)
+  rules            the variant's main numbers: target, cards, combinations, brisques
+  quit             save the record and leave (the end of input does the same)"""
+
+
+class Options(NamedTuple):
+    """The command's options (``bezique play --help``)."""
+
+    variant: str | None = None
+    against: str | None = None
+    seat: int | None = None
+    seed: int | None = None
+    save: str | None = None
+    resume: str | None = None
+
+
+class Game:
+    """A game at the terminal: the state, the player's seat, the bots, the log, the file."""
+
+    def __init__(self, state: GameState, seat: int, specs: list[str], path: Path) -> None:
+        """The game ``state`` with ``seat`` at the terminal; ``specs`` names each seat."""
+        self.state = state
+        self.seat = seat
+        self.specs = specs
+        self.path = path
+        self.bots: dict[int, Player] = {
+            s: player_for(spec) for s, spec in enumerate(specs) if s != seat
+        }
+        names = ["you" if s == seat else f"seat {s} ({spec})" for s, spec in enumerate(specs)]
+        self.journal = Journal(names)
+
+    def rng(self, who: str) -> random.Random:
+        """A generator for ``who`` now, seeded by the game's seed and the actions played."""
+        return random.Random(f"bezique play {self.state.seed} {who} {len(self.state.history)}")
+
+    def save(self) -> None:
+        """Write the record (atomically: a reader never finds half a file)."""
+        record = record_of(self.state, {"players": self.specs})
+        text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+        folder = self.path.parent
+        handle, temporary = tempfile.mkstemp(prefix=".bezique-", dir=folder)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def run(options: Options, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Play the game the options describe at the terminal; return the exit status."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    game = resume(options) if options.resume else start(options)
+    screen = Screen(stdout, style_for(stdout))
+    screen.say(
+        f"bezique play: {game.state.rules.variant.name}, seed {game.state.seed}; "
+        f"you are seat {game.seat}; the record goes to {game.path}; type help for help"
+    )
+    game.save()
+    try:
+        return _loop(game, screen, stdin)
+    except KeyboardInterrupt:
+        game.save()
+        screen.say(f"interrupted: the game is saved in {game.path}")
+        return 130
+
+
+def start(options: Options) -> Game:
+    """A new game: refuse a save file that exists already (it may be another game's)."""
+    path = Path(options.save or DEFAULT_SAVE)
+    if path.exists():
+        raise BeziqueError(
+            f"{path} exists: give another file with --save, or continue its game with "
+            f"--resume {path}"
+        )
+    state = new_game(options.variant or "ordinary", seed=options.seed)
+    seat = 0 if options.seat is None else options.seat
+    if not 0 <= seat < state.players:
+        raise BeziqueError(f"--seat {seat}: the variant seats 0 to {state.players - 1}")
+    against = options.against or DEFAULT_AGAINST
+    specs = [HUMAN if s == seat else against for s in range(state.players)]
+    return Game(state, seat, specs, path)
+
+
+def resume(options: Options) -> Game:
+    """The game a record holds, at the position it stopped, with its seats and bots."""
+    given = [
+        name
+        for name in ("variant", "against", "seat", "seed")
+        if getattr(options, name) is not None
+    ]
+    if given:
+        raise BeziqueError(
+            f"--resume continues the game as it was recorded: leave out --{', --'.join(given)}"
+        )
+    where = str(options.resume)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        data = load_record(where)
+        final = replay(data, where)
+    for note in caught:
+        print(f"bezique: note: {note.message}", file=sys.stderr)
+    specs = list(data.get("headers", {}).get("players") or [])
+    if specs.count(HUMAN) != 1:
+        raise BeziqueError(
+            f"{where}: its headers.players must name one seat {HUMAN!r} (the seat played "
+            "at the terminal) and a bot for each other seat; this record was not saved by "
+            "bezique play"
+        )
+    path = Path(options.save or where)
+    if options.save and path.exists() and not path.samefile(where):
+        raise BeziqueError(f"{path} exists: give --save a new file, or leave it out")
+    game = Game(_fresh(final), specs.index(HUMAN), specs, path)
+    for action in final.history:
+        game.journal.step(game.state, action, own=game.state.to_act == game.seat)
+    return game
+
+
+def _fresh(final: GameState) -> GameState:
+    """A new game with the inputs of ``final`` (its rules, seed, decks, dealer)."""
+    deck = final.deck
+    state = new_game(
+        final.rules,
+        seed=final.seed,
+        decks=[[deck.card_text(c) for c in order] for order in final.decks],
+        first_dealer=final.first_dealer,
+        referee=final.referee,
+    )
+    state.variant_spec = final.variant_spec
+    state.overrides = copy.deepcopy(final.overrides)
+    return state
+
+
+def _loop(game: Game, screen: Screen, stdin: IO[str]) -> int:
+    """Bots act by themselves; the player is asked until the game ends or he quits."""
+    state = game.state
+    while not state.is_over():
+        if state.to_act != game.seat:
+            seat = state.to_act
+            action = decide(game.bots[seat], state, game.rng(f"seat {seat}"))
+            game.journal.step(state, action)
+            continue
+        if not _human_turn(game, screen, stdin):
+            game.save()
+            screen.say(f"saved in {game.path}; continue with: bezique play --resume {game.path}")
+            return 0
+        game.save()
+    screen.lines(draw(state.view(game.seat), _table(game, menu_shown=False), screen.style))
+    game.save()
+    screen.say(f"the record is saved in {game.path} (bezique replay {game.path})")
+    return 0
+
+
+def menu(state: GameState) -> list[Action]:
+    """The legal actions in the menu's order.
+
+    Cards as the hand is sorted (trumps first, then by suit and rank), then the
+    turn's actions as the rules list them.
+    """
+    deck = state.deck
+    legal = state.legal_actions()
+
+    def key(index: int) -> tuple[int, ...]:
+        action = legal[index]
+        if action.kind != Kind.PLAY:
+            return (1, index)
+        card = action.cards[0]
+        suit = deck.card_suit[card]
+        return (0, suit != state.trump, suit, deck.card_rank[card], index)
+
+    return [legal[i] for i in sorted(range(len(legal)), key=key)]
+
+
+def _table(game: Game, *, menu_shown: bool = True) -> Table:
+    state = game.state
+    texts = [state.action_text(a) for a in menu(state)] if menu_shown else []
+    journal = game.journal
+    return Table(journal.names, journal.log, journal.last_trick, texts)
+
+
+def _human_turn(game: Game, screen: Screen, stdin: IO[str]) -> bool:
+    """Ask the player until he moves (True) or quits (False); refusals change nothing."""
+    screen.lines(draw(game.state.view(game.seat), _table(game), screen.style))
+    while True:
+        screen.stream.write("> ")
+        screen.stream.flush()
+        line = stdin.readline()
+        if not line:  # the end of input: as quit
+            screen.say("")
+            return False
+        outcome = _entry(game, screen, line.strip())
+        if outcome is not None:
+            return outcome
+
+
+def _entry(game: Game, screen: Screen, text: str) -> bool | None:
+    """Carry out one entry: True once moved, False to quit, None to ask again."""
+    state = game.state
+    words = text.split()
+    command = words[0].lower() if words else ""
+    if command in ("quit", "exit"):
+        return False
+    if command in ("", "help", "?", "hint", "rules"):
+        _command(game, screen, command, words[1:])
+        return None
+    try:
+        action = _chosen(state, text)
+        game.journal.step(state, action, own=True)
+    except IllegalActionError as exc:
+        rule = f" by rule {exc.rule}" if exc.rule else ""
+        screen.say(f"refused{rule}: {exc}", state.deck)
+        screen.lines(menu_lines(state.view(game.seat), _table(game).menu, screen.style))
+        return None
+    return True
+
+
+def _chosen(state: GameState, text: str) -> Action:
+    """The action an entry names: a menu number or the action's text."""
+    legal = menu(state)
+    if text.isdigit():
+        number = int(text[:6])
+        if not 1 <= number <= len(legal):
+            raise IllegalActionError(
+                f"{text} is not on the menu: type a number from 1 to {len(legal)}, an action "
+                "or help",
+                "menu",
+            )
+        return legal[number - 1]
+    action = state.parse_action(text)
+    if action.kind in TABLE_KINDS:
+        raise IllegalActionError(
+            f"{text!r}: a table action reports an irregularity at a real table; against "
+            "bots at the terminal there is none to report",
+            "referee",
+        )
+    return action
+
+
+def _command(game: Game, screen: Screen, command: str, rest: list[str]) -> None:
+    """``help``, ``hint [PLAYER]``, ``rules``, or an empty line (the table again)."""
+    state = game.state
+    if command in ("help", "?"):
+        screen.say(HELP)
+    elif command == "rules":
+        for line in rules_lines(state.rules.data):
+            screen.say(line)
+    elif command == "hint":
+        screen.say(_hint(game, " ".join(rest) or DEFAULT_AGAINST), state.deck)
+    else:
+        screen.lines(draw(state.view(game.seat), _table(game), screen.style))
+
+
+def _hint(game: Game, spec: str) -> str:
+    """What the bot ``spec`` would choose for the player now, from the player's view."""
+    state = game.state
+    try:
+        action = decide(player_for(spec), state, game.rng("hint"))
+    except BeziqueError as exc:
+        return f"no hint: {exc}"
+    number = menu(state).index(action) + 1
+    return f"hint ({spec}): {state.action_text(action)} (menu {number})"

@@ -1,0 +1,381 @@
+"""``bezique play``: a game at the terminal, driven for real in a pseudo-terminal (pexpect),
+and its parts: the drawing, the entries, the saved record, the text forms of states."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from bezique import tableau
+from bezique.actions import END_TURN, Action, Kind
+from bezique.errors import BeziqueError, IllegalActionError
+from bezique.game import new_game
+from bezique.journal import Journal
+from bezique.play import Game, Options, _hint, menu, run
+from bezique.play import _chosen as chosen
+from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
+
+PROMPT = "\r\n> "
+
+
+def spawn(tmp_path: Path, *argv: str, colour: bool = False) -> pexpect.spawn[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONIOENCODING")}
+    env.update({"TERM": "xterm-256color", "PYTHONUTF8": "1"})
+    if not colour:
+        env["NO_COLOR"] = "1"
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "bezique", "play", *argv],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(60, 200),
+    )
+
+
+def screen(child: pexpect.spawn[str]) -> str:
+    """Wait for the prompt; return what was written since the last one."""
+    child.expect_exact(PROMPT)
+    return str(child.before).replace("\r\n", "\n")
+
+
+def finish(child: pexpect.spawn[str], entry: str = "quit") -> str:
+    child.sendline(entry)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    return str(child.before).replace("\r\n", "\n")
+
+
+def replayed(tmp_path: Path, name: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "bezique", "replay", name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def played(replay_output: str) -> int:
+    """How many actions ``bezique replay`` says it replayed."""
+    found = re.search(r"(\d+) actions replayed", replay_output)
+    assert found, replay_output
+    return int(found[1])
+
+
+def table_part(text: str) -> str:
+    """The drawing of the table, from its heading on."""
+    return text[text.index("== ") :]
+
+
+# --------------------------------------------------------------------------- the real command
+
+
+def test_a_whole_hand_typed_at_the_terminal_replays_with_the_scores_shown(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--variant", "ordinary", "--against", "random", "--seed", "7")
+    moves = 0
+    shown = screen(child)
+    while "hand 0 over" not in shown:
+        child.sendline("1")
+        moves += 1
+        shown = screen(child)
+    finish(child)
+    assert moves > 16  # every trick of the hand, and the turns after those won
+    over = re.search(r"hand 0 over: you (\d+), seat 1 \(random\) (\d+)", shown)
+    game = re.search(r"\ngame: you (\d+), seat 1 \(random\) (\d+)\n", shown)
+    assert over and game, shown
+    out = replayed(tmp_path, "bezique-game.json")
+    assert "players: human, random\n" in out
+    assert f"hand 0: seat 0: {over[1]}, seat 1: {over[2]}\n" in out
+    assert f"game: seat 0: {game[1]}, seat 1: {game[2]}\n" in out
+
+
+def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "random", "--seed", "3", "--save", "g.json", colour=True)
+    first = screen(child)
+    assert "\x1b[31m" in first  # hearts and diamonds in red on a terminal
+    menu_shown = first[first.index("your move") :]
+    child.sendline("play 7H")  # a card the hand does not hold
+    refused = screen(child)
+    said = "refused by rule play.own_cards: 'play 7H': seat 0 has no 7♥ in the concealed hand"
+    assert said in re.sub(r"\x1b\[[0-9;]*m", "", refused)
+    assert refused.endswith(menu_shown)
+    child.sendline("fold")  # not an action at all
+    refused = screen(child)
+    assert "refused by rule notation: 'fold': an action starts with one of" in refused
+    assert refused.endswith(menu_shown)
+    child.sendline("42")
+    assert "refused by rule menu: 42 is not on the menu: type a number from 1 to 8" in screen(child)
+    finish(child)
+    assert "variant ordinary: 1 actions replayed\n" in replayed(tmp_path, "g.json")  # the lead
+
+
+def test_quit_then_resume_continues_at_the_same_position(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "random", "--seed", "5", "--save", "game.json")
+    screen(child)
+    for _ in range(3):
+        child.sendline("1")
+        before = screen(child)
+    said = finish(child)
+    assert "saved in game.json; continue with: bezique play --resume game.json" in said
+    assert (tmp_path / "game.json").is_file()
+    actions = replayed(tmp_path, "game.json")
+    child = spawn(tmp_path, "--resume", "game.json")
+    again = screen(child)
+    assert table_part(again) == table_part(before)  # the same hand, table, log and menu
+    child.sendline("1")
+    assert "you played" in screen(child)  # the game goes on
+    child.sendeof()  # the end of input saves as quit does
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert played(replayed(tmp_path, "game.json")) > played(actions)
+
+
+# --------------------------------------------------------------------------- in process
+
+
+def game_at(tmp_path: Path, seed: int = 3) -> Game:
+    state = new_game("ordinary", seed=seed)
+    return Game(state, 0, ["human", "random"], tmp_path / "g.json")
+
+
+def test_a_new_game_never_writes_over_a_file(tmp_path: Path) -> None:
+    taken = tmp_path / "mine.json"
+    taken.write_text("my notes", encoding="utf-8")
+    with pytest.raises(
+        BeziqueError, match=re.escape("mine.json exists: give another file with --save")
+    ):
+        run(Options(against="random", save=str(taken)), io.StringIO(""), io.StringIO())
+    assert taken.read_text(encoding="utf-8") == "my notes"
+
+
+def test_the_end_of_input_saves_the_record(tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = tmp_path / "g.json"
+    assert run(Options(against="random", seed=3, save=str(path)), io.StringIO("1\n"), out) == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["headers"] == {"players": ["human", "random"]}
+    assert len(record["actions"]) == 3  # the lead, our card, the next lead
+    assert "\x1b" not in out.getvalue()  # not a terminal: plain text
+
+
+def test_resume_takes_the_seats_from_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    run(Options(against="random", seed=3, save=str(path)), io.StringIO(""), io.StringIO())
+    with pytest.raises(BeziqueError, match="leave out --against, --seed"):
+        run(Options(against="random", seed=3, resume=str(path)), io.StringIO(""), io.StringIO())
+    record = json.loads(path.read_text(encoding="utf-8"))
+    del record["headers"]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(BeziqueError, match="must name one seat 'human'"):
+        run(Options(resume=str(path)), io.StringIO(""), io.StringIO())
+
+
+def test_entries_by_number_text_and_refusals(tmp_path: Path) -> None:
+    game = game_at(tmp_path)
+    state = game.state
+    state.apply(state.legal_actions()[0])  # seat 1 leads
+    listed = menu(state)
+    assert chosen(state, "1") == listed[0] and chosen(state, "8") == listed[7]
+    text = state.action_text(listed[2])
+    assert chosen(state, text) == listed[2] and chosen(state, text.upper()) == listed[2]
+    for entry, rule in [
+        ("0", "menu"),
+        ("9", "menu"),
+        ("draw x", "notation"),
+        ("x", "notation"),
+        ("play 7H", "play.own_cards"),
+        ("irregular nine_cards 1", "referee"),
+    ]:
+        with pytest.raises(IllegalActionError) as refused:
+            chosen(state, entry)
+        assert refused.value.rule == rule, entry
+
+
+def test_the_menu_lists_cards_as_the_hand_is_sorted() -> None:
+    state = new_game("ordinary", seed=3)
+    state.apply(state.legal_actions()[0])
+    texts = [state.action_text(a) for a in menu(state)]
+    assert texts == [
+        "play AS",
+        "play QS",
+        "play 8S",
+        "play TD",
+        "play JD",
+        "play 9D",
+        "play JC",
+        "play 7C",
+    ]
+
+
+# --------------------------------------------------------------------------- the drawing
+
+
+class Stream(io.StringIO):
+    def __init__(self, encoding: str, tty: bool) -> None:
+        super().__init__()
+        self._encoding, self._tty = encoding, tty
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return self._encoding
+
+    def isatty(self) -> bool:
+        return self._tty
+
+
+def test_colour_only_on_a_terminal_without_no_color_and_symbols_only_if_encodable() -> None:
+    assert style_for(Stream("utf-8", True), {}) == Style(symbols=True, colour=True)
+    assert style_for(Stream("utf-8", True), {"NO_COLOR": "1"}) == Style(True, False)
+    assert style_for(Stream("utf-8", False), {}) == Style(True, False)
+    assert style_for(Stream("ascii", True), {"NO_COLOR": "1"}) == Style(False, False)
+    assert style_for(io.StringIO(), {}) == Style(False, False)
+    assert can_write("utf-8") and can_write("cp1252") is False and can_write("nope") is False
+
+
+def test_without_rich_the_table_is_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tableau, "_rich_installed", lambda: False)
+    assert style_for(Stream("utf-8", True), {}) == Style(symbols=True, colour=False)
+
+
+def plain_table(style: Style) -> str:
+    state = new_game("ordinary", seed=3)
+    state.apply(state.legal_actions()[0])
+    view = state.view(0)
+    texts = [state.action_text(a) for a in menu(state)]
+    table = Table(["you", "seat 1 (random)"], ["seat 1 (random) played TD"], "", texts)
+    return "\n".join("".join(text for text, _ in line) for line in draw(view, table, style))
+
+
+def test_the_table_in_letters_and_in_symbols() -> None:
+    letters = plain_table(Style(False, False))
+    assert letters.splitlines() == [
+        "== ordinary: hand 0, trick 1, dealer you ==",
+        "trumps H   turn-up QH   stock 47",
+        "game: you 0, seat 1 (random) 0",
+        "this hand: you 0, seat 1 (random) 0",
+        "seat 1 (random) (7 cards), table: -",
+        "since your last move:",
+        "  seat 1 (random) played TD",
+        "on the table now: seat 1 (random) 9C",
+        "your hand: AS QS 8S TD JD 9D JC 7C",
+        "your table: -",
+        "your move (play a card):",
+        "  1  play AS",
+        "  2  play QS",
+        "  3  play 8S",
+        "  4  play TD",
+        "  5  play JD",
+        "  6  play 9D",
+        "  7  play JC",
+        "  8  play 7C",
+    ]
+    symbols = plain_table(Style(True, False))
+    assert "your hand: A♠ Q♠ 8♠ T♦ J♦ 9♦ J♣ 7♣" in symbols
+    assert "trumps ♥   turn-up Q♥" in symbols
+
+
+def test_red_suits_are_styled_red_only_in_colour() -> None:
+    state = new_game("ordinary", seed=3)
+    table = Table(["you", "seat 1"], [], "", [])
+    for colour in (True, False):
+        lines = draw(state.view(0), table, Style(True, colour))
+        styles = {s for line in lines for text, s in line if "♥" in text or "♦" in text}
+        assert styles == ({"red"} if colour else {""})
+
+
+def test_the_rules_summary_reads_the_variant_data() -> None:
+    lines = rules_lines(new_game("ordinary", seed=1).rules.data)
+    assert "game: 1000 up (checked at_once)" in lines
+    assert "  double_bezique           500  2 bezique pair(s)" in lines
+    assert "brisques: A T won in tricks, 10 each (immediate)" in lines
+    assert "seven of trumps: 10 turned up, 10 declared, 10 exchanged" in lines
+    assert "game: one deal, settled by the rubicon rules" in rules_lines(
+        new_game("rubicon", seed=1).rules.data
+    )
+
+
+# --------------------------------------------------------------------------- text forms
+
+
+def test_actions_read_as_the_call_that_makes_them() -> None:
+    assert (
+        repr(Action(Kind.DECLARE, (3, 12), "bezique")) == "Action(Kind.DECLARE, (3, 12), 'bezique')"
+    )
+    assert repr(END_TURN) == "Action(Kind.END_TURN)" and str(END_TURN) == "draw"
+    assert repr(Action(Kind.CHOOSE, (), "lift 24")) == "Action(Kind.CHOOSE, (), 'lift 24')"
+    assert str(Action(Kind.DECLARE, (3, 12), "bezique")) == "declare bezique #3 #12"
+    namespace = {"Action": Action, "Kind": Kind}
+    action = Action(Kind.PLAY, (7,))
+    assert eval(repr(action), namespace) == action
+
+
+def test_a_state_prints_its_board() -> None:
+    state = new_game("ordinary", seed=3)
+    state.apply(state.legal_actions()[0])
+    assert str(state).splitlines() == [
+        "ordinary: hand 0, dealer seat 0, trick 1, phase play, seat 0 to act",
+        "trumps H, turn-up QH, stock 47",
+        "seat 0: AS QS 8S TD JD 9D JC 7C",
+        "seat 1: TS 9S 7S TH TD 7D QC",
+        "trick: seat 1 9C",
+        "scores: seat 0 0, seat 1 0 (this hand, by seat: 0, 0)",
+    ]
+    assert (
+        repr(state)
+        == "<GameState ordinary: hand 0, trick 1, phase play, seat 0 to act, scores 0-0>"
+    )
+
+
+# --------------------------------------------------------------------------- the log
+
+
+def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
+    """hoyle1909 scores the 32nd trick, the hand's last: its points go to the winner logged."""
+    state = new_game("hoyle1909", seed=11)
+    journal = Journal(["seat 0", "seat 1"])
+    rng = random.Random(4)
+    while state.hand_no == 0:
+        tricks = state.tricks_done
+        journal.step(state, rng.choice(state.legal_actions()))
+        if state.hand_no == 0 and state.tricks_done > tricks:
+            assert journal.last_trick.endswith(f"; seat {state.leader} won it")
+    last = [event for event in state.events if event.rule == "last_trick"]
+    assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
+    assert f"+10 for seat {last[0].player}: last_trick" in journal.log
+    assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
+
+
+def test_a_hint_is_the_bot_s_choice_from_the_player_s_view(tmp_path: Path) -> None:
+    game = game_at(tmp_path)
+    game.state.apply(game.state.legal_actions()[0])
+    hint = _hint(game, "random")
+    assert re.fullmatch(r"hint \(random\): play [AKQJT987][SHDC] \(menu [1-8]\)", hint), hint
+    assert hint == _hint(game, "random")  # seeded: the same hint again
+    assert _hint(game, "nobody").startswith("no hint: unknown player 'nobody'")
+
+
+def test_cards_laid_open_by_a_plugin_are_shown() -> None:
+    state = new_game("polish", seed=2)
+    rng = random.Random(1)
+    for _ in range(30):
+        state.apply(rng.choice(state.legal_actions()))
+    table = Table(["seat 0", "you"], [], "", [])
+    lines = ["".join(t for t, _ in line) for line in draw(state.view(1), table, Style())]
+    assert "open (seat 0): AD AH QS" in lines
+    assert "open (you): KD AC JS JD AS JH KD TH QS QC" in lines
