@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 import sys
 import warnings
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from bezique.state import GAME_OVER, PLAY
+from bezique.actions import Action
+from bezique.state import GAME_OVER, PLAY, TURN
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -19,12 +21,15 @@ def playout(
     hands: int | None = 1,
     *,
     tricks: int | None = None,
+    turns: Callable[[list[Action], Callable[[], float]], Action] | None = None,
     compiled: bool | None = None,
 ) -> int:
     """Play uniformly random legal actions until ``hands`` more hands end (None: the game).
 
     With ``tricks``, stop sooner: once that many more tricks of this hand are done
-    (a search's play-outs of limited depth).
+    (a search's play-outs of limited depth).  ``turns`` chooses the trick winner's
+    turn actions instead of chance (given the legal actions and the generator's
+    ``random``): a search's play-out policy, such as declaring the most.
 
     The fast path of random players, for simulations and the benchmark: a
     card is drawn from the cards :meth:`legal_actions` allows (each copy
@@ -71,6 +76,9 @@ def playout(
             break
         else:
             legal = state.legal_actions()
-            state.apply(legal[int(draw() * len(legal))])
+            if turns is not None and phase == TURN:
+                state.apply(turns(legal, draw))
+            else:
+                state.apply(legal[int(draw() * len(legal))])
         decisions += 1
     return decisions

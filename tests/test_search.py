@@ -152,7 +152,11 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         ("search:iterations=0", "iterations must be from 1 to 10000000, not 0"),
         ("search:iterations=lots", "iterations must be a whole number, not 'lots'"),
         ("search:seconds=-1", "seconds must be from 0.001 to 3600.0, not -1.0"),
-        ("search:depth=3", "no option 'depth' (it takes iterations, seconds, c, horizon)"),
+        (
+            "search:depth=3",
+            "no option 'depth' (it takes iterations, seconds, c, horizon, playouts)",
+        ),
+        ("search:playouts=clever", "playouts must be greedy or random, not 'clever'"),
     ],
 )
 def test_bad_options_are_refused_in_words(spec: str, message: str) -> None:
@@ -161,9 +165,13 @@ def test_bad_options_are_refused_in_words(spec: str, message: str) -> None:
 
 
 def test_the_options_set_the_budget() -> None:
-    player = player_for("search:iterations=300,c=1.5,horizon=6")
+    player = player_for("search:iterations=300,c=1.5,horizon=6,playouts=random")
     assert isinstance(player, SearchPlayer)
     assert (player.iterations, player.seconds, player.c, player.horizon) == (300, None, 1.5, 6)
+    assert not player.greedy
+    whole = player_for("search:horizon=0")
+    assert isinstance(whole, SearchPlayer)
+    assert (whole.iterations, whole.horizon, whole.greedy) == (1000, None, True)
     timed = player_for("search:seconds=0.5")
     assert isinstance(timed, SearchPlayer)
     assert (timed.iterations, timed.seconds) == (None, 0.5)

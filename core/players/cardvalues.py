@@ -201,22 +201,36 @@ def keep_values(view: View, cards: Sequence[int]) -> dict[int, float]:
     nor does a form whose cards are no longer all to be had.  Its end-game
     strength (:func:`power`) is added.
     """
-    tables = tables_of(view.rules)
+    return held_values(view.rules, view.trump, view.turn_up, view.levels, view.unseen, cards)
+
+
+def held_values(
+    rules: Ruleset,
+    trump: int,
+    turn_up: int,
+    levels: Sequence[int],
+    unseen: Sequence[int],
+    cards: Sequence[int],
+) -> dict[int, float]:
+    """:func:`keep_values` from the position's parts.
+
+    The trumps, the turn-up, each card's declared levels, the cards still to be had
+    (``unseen``) and the hand (``cards``): a search values the hands of its worlds so.
+    """
+    tables = tables_of(rules)
     deck = tables.deck
-    trump = view.trump
     values = {c: power(tables, c, trump) for c in cards}
     if tables.open_cards:
         return values
-    levels = view.levels
     face_of = deck.card_face
     available = [0] * deck.faces
-    for card in view.unseen:
+    for card in unseen:
         available[face_of[card]] += 1
     for card in cards:
         available[face_of[card]] += 1
     for form in tables.forms(trump):
         _share(form, cards, levels, face_of, available, values)
-    if trump >= 0 and view.turn_up >= 0 and tables.seven_points:
+    if trump >= 0 and turn_up >= 0 and tables.seven_points:
         for card in cards:
             if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump:
                 values[card] += tables.seven_points + 2.0

@@ -5,12 +5,14 @@ its view (:class:`~bezique.worlds.WorldSampler`), and walks one tree shared by
 every world (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012): at
 each node the actions legal in this world are chosen among by UCB1, counting a
 child's chances only in the worlds where it was legal ("availability"); one new
-node is added, the hand is played out at random to its end
+node is added, and the hand is played out at random
 (:meth:`GameState.playout <bezique.game.GameState.playout>`, the rules' one
-path), and the result goes back up the path, each node scored for the side that
-chose it.  A result is the game won or lost when the game ends in the hand,
-else each side's lead in the points scored from now to the hand's end, squashed
-into 0..1.
+path; turns declared greedily, :mod:`bezique.players.rollout`) for
+:data:`DEFAULT_HORIZON` tricks or to the hand's end; the result goes back up the
+path, each node scored for the side that chose it.  A result is the game won or
+lost when the game ends, else each side's lead in the points scored from now,
+with what its hands are worth to hold when the play-out stopped inside the hand
+(:func:`~bezique.players.cardvalues.keep_values`), squashed into 0..1.
 
 Once the stock is gone and only one hand holds cards the seat has not seen (the
 two-hand end-game, where every card is known), the rest of the hand is solved
@@ -18,7 +20,8 @@ exactly instead (:mod:`bezique.players.endgame`).
 
 The budget is ``iterations=N`` (the default, so that a game does not depend on
 the machine) or ``seconds=S`` (wall time a decision); ``c=`` is UCB1's
-exploration constant.  Spec: ``search``, ``search:iterations=2000``,
+exploration constant, ``horizon=`` the play-outs' tricks, ``playouts=random`` turns
+them to uniform chance.  Spec: ``search``, ``search:iterations=2000``,
 ``search:seconds=1``.
 """
 
@@ -30,9 +33,12 @@ import time
 from collections.abc import Sequence
 
 from bezique.actions import Action
+from bezique.errors import PlayerError
 from bezique.game import GameState
 from bezique.players import Options, float_option, int_option, unknown_options
+from bezique.players.cardvalues import held_values
 from bezique.players.endgame import solvable, solve
+from bezique.players.rollout import TurnPolicy, greedy_turns
 from bezique.state import GAME_OVER
 from bezique.views import View
 from bezique.worlds import WorldSampler
@@ -41,6 +47,9 @@ __all__ = ["DEFAULT_ITERATIONS", "SearchPlayer", "factory"]
 
 DEFAULT_ITERATIONS = 1000
 """Iterations a decision when the spec gives no budget."""
+DEFAULT_HORIZON = 4
+"""Tricks a play-out runs after the tree when the spec does not say (``horizon=0``: to the
+hand's end); a play-out stopped short counts what the hands hold too."""
 DEFAULT_C = 0.7
 """UCB1's exploration constant when the spec gives none (rewards lie in 0..1)."""
 SCALE = 250.0
@@ -70,15 +79,22 @@ class SearchPlayer:
         iterations: int | None = None,
         seconds: float | None = None,
         c: float = DEFAULT_C,
-        horizon: int | None = None,
+        horizon: int | None = DEFAULT_HORIZON,
+        greedy: bool = True,
     ) -> None:
         """A searcher with a budget of ``iterations`` or ``seconds`` a decision."""
         self.name = name
         self.iterations = iterations if iterations is not None or seconds else DEFAULT_ITERATIONS
+        """Iterations a decision (None: as many as :attr:`seconds` allow)."""
         self.seconds = seconds
+        """Wall-clock seconds a decision (None: no time limit)."""
         self.c = c
+        """UCB1's exploration constant."""
         self.horizon = horizon
         """At most this many tricks played out after the tree (None: to the hand's end)."""
+        self.greedy = greedy
+        """Whether play-outs declare greedily (:func:`greedy_turns`) rather than at random."""
+        self.turns: TurnPolicy | None = None
         self.last_iterations = 0
         """How many iterations the last decision ran (for the benchmark)."""
 
@@ -89,6 +105,7 @@ class SearchPlayer:
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """The action the search finds best for ``view``'s seat."""
         self.last_iterations = 0
+        self.turns = greedy_turns(view.rules) if self.greedy else None
         if len(legal) == 1:
             return legal[0]
         sampler = WorldSampler(view)
@@ -142,8 +159,8 @@ class SearchPlayer:
             world.apply(chosen)
             path.append(node)
         if world.phase != GAME_OVER and world.hand_no == hand_no:
-            world.playout(rng, 1, tricks=self.horizon)
-        rewards = _rewards(world, start)
+            world.playout(rng, 1, tricks=self.horizon, turns=self.turns)
+        rewards = _rewards(world, start, world.hand_no == hand_no)
         for visited in path:
             visited.visits += 1
             if visited.side >= 0:
@@ -164,14 +181,32 @@ def _determined(view: View) -> bool:
     )
 
 
-def _rewards(world: GameState, start: list[int]) -> list[float]:
-    """Each side's result in 0..1: the game's, or its lead in points gained, squashed."""
+def _rewards(world: GameState, start: list[int], potential: bool) -> list[float]:
+    """Each side's result in 0..1: the game's, or its lead in points gained, squashed.
+
+    With ``potential`` (a play-out stopped inside the hand), what each side's hands
+    are worth to hold is added to its points (:func:`~bezique.players.cardvalues.held_values`,
+    the heuristic player's count of the combinations they build towards).
+    """
     sides = len(start)
     if world.phase == GAME_OVER:
         if world.winner < 0:
             return [0.5] * sides
         return [1.0 if side == world.winner else 0.0 for side in range(sides)]
-    gained = [now - before for now, before in zip(world.scores, start, strict=True)]
+    gained = [float(now - before) for now, before in zip(world.scores, start, strict=True)]
+    if potential:
+        hands = world.hands
+        for seat in range(world.players):
+            elsewhere = [c for other, hand in enumerate(hands) if other != seat for c in hand]
+            worth = held_values(
+                world.rules,
+                world.trump,
+                world.turn_up,
+                world.levels,
+                elsewhere + world.stock,
+                hands[seat],
+            )
+            gained[world.side_of[seat]] += sum(worth.values())
     total = sum(gained)
     others = max(sides - 1, 1)
     return [0.5 + 0.5 * math.tanh((mine - (total - mine) / others) / SCALE) for mine in gained]
@@ -180,18 +215,23 @@ def _rewards(world: GameState, start: list[int]) -> list[float]:
 def factory(spec: str, options: Options) -> SearchPlayer:
     """The ``search`` player and its options.
 
-    ``iterations=N`` (1 to 10,000,000), ``seconds=S``, ``c=C`` and ``horizon=T``
-    (tricks played out after the tree; default: to the hand's end).
+    ``iterations=N`` (1 to 10,000,000), ``seconds=S``, ``c=C``, ``horizon=T`` (tricks
+    played out after the tree, 0: to the hand's end; default :data:`DEFAULT_HORIZON`)
+    and ``playouts=greedy`` (declare the most; the default) or ``random``.
     """
-    unknown_options(spec, options, ("iterations", "seconds", "c", "horizon"))
+    unknown_options(spec, options, ("iterations", "seconds", "c", "horizon", "playouts"))
     iterations = int_option(spec, options, "iterations", 1, 10_000_000)
     seconds = float_option(spec, options, "seconds", 0.001, 3600.0)
     c = float_option(spec, options, "c", 0.0, 100.0)
-    horizon = int_option(spec, options, "horizon", 1, 1000)
+    horizon = int_option(spec, options, "horizon", 0, 1000)
+    playouts = options.get("playouts", "greedy")
+    if playouts not in ("greedy", "random"):
+        raise PlayerError(f"player {spec!r}: playouts must be greedy or random, not {playouts!r}")
     return SearchPlayer(
         spec,
         iterations=iterations,
         seconds=seconds,
         c=DEFAULT_C if c is None else c,
-        horizon=horizon,
+        horizon=DEFAULT_HORIZON if horizon is None else horizon or None,
+        greedy=playouts == "greedy",
     )
