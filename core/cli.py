@@ -476,6 +476,8 @@ def _bench(args: argparse.Namespace) -> int:
     if args.card_by_card:
         print("bezique bench: --card-by-card is deprecated and has no effect", file=sys.stderr)
     if args.search:
+        if args.api:
+            raise BeziqueError("--api times random deals; leave it out of --search")
         from bezique.searchbench import format_search_bench, search_bench
 
         found = search_bench(args.variant, args.positions, args.iterations, args.seed)

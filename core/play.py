@@ -277,7 +277,7 @@ def _entry(game: Game, screen: Screen, text: str) -> bool | None:
 def _chosen(state: GameState, text: str) -> Action:
     """The action an entry names: a menu number or the action's text."""
     legal = menu(state)
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         number = int(text[:6])
         if not 1 <= number <= len(legal):
             raise IllegalActionError(

@@ -7,7 +7,8 @@ decides with a fixed budget of iterations, and the CPU time is counted.  The
 parts of an iteration are timed on the same positions: one world dealt from a
 :class:`~bezique.worlds.WorldSampler` (what each iteration does), a
 :func:`~bezique.worlds.sample_world` from scratch (the sampler built too), a
-``clone()``, and a random play-out of the rest of the hand from the position.
+``clone()``, and a play-out from the position as an iteration runs it (its
+horizon of tricks, the turns declared greedily).
 So that a figure means something on a shared machine, random deals of the
 variant (:mod:`bezique.bench`'s playouts) are timed in rounds alternated with
 the search, and the iterations are also given per random deal played in the
@@ -24,7 +25,8 @@ from typing import Any
 
 from bezique.bench import VariantDeals
 from bezique.game import GameState, new_game, ruleset_for
-from bezique.players.search import SearchPlayer
+from bezique.players.rollout import greedy_turns
+from bezique.players.search import DEFAULT_HORIZON, SearchPlayer
 from bezique.worlds import WorldSampler, sample_world
 
 REPEATS = 200
@@ -111,7 +113,8 @@ def _parts(states: list[GameState], rng: random.Random) -> dict[str, float]:
 
 
 def _play_out(state: GameState, rng: random.Random) -> None:
-    state.clone().playout(rng, 1)
+    """A play-out as a search iteration runs it: its horizon, its turns declared greedily."""
+    state.clone().playout(rng, 1, tricks=DEFAULT_HORIZON, turns=greedy_turns(state.rules))
 
 
 def format_search_bench(result: dict[str, Any]) -> str:
@@ -126,6 +129,6 @@ def format_search_bench(result: dict[str, Any]) -> str:
             f"  per call, CPU: a world from its sampler {result['world_us']:.1f} us, "
             f"sample_world {result['sample_world_us']:.1f} us, "
             f"clone() {result['clone_us']:.1f} us, "
-            f"a random play-out to the hand's end {result['playout_us']:.1f} us",
+            f"a play-out ({DEFAULT_HORIZON} tricks, greedy turns) {result['playout_us']:.1f} us",
         ]
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bezique.notation import action_text, card_token
-from bezique.pluginstate import PluginState, json_copy
+from bezique.pluginstate import NO_TURN, PluginState, TurnState
 from bezique.questions import open_question
 from bezique.state import FIELDS, GAME_OVER, PLAY, QUESTION, TURN
 
@@ -89,15 +89,25 @@ def _legal_shown(state: GameState) -> list[str]:
     return [action_text(state, a) for a in state.legal_actions()]
 
 
+def _turn_seen_by(turn: TurnState, seat: int) -> TurnState:
+    """The turn under way as ``seat`` may see it (its plugins' states' :meth:`seen_by`)."""
+    if turn is NO_TURN:
+        return turn
+    seen = TurnState()
+    seen.plugins = {key: value.seen_by(seat) for key, value in turn.plugins.items()}
+    return seen
+
+
 def player_view(state: GameState, seat: int) -> View:
     """Return ``seat``'s :class:`View` of ``state`` now: what a bot decides from."""
     return View(state, seat)
 
 
-VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "_legal")
+VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "turn", "_legal")
 """The fields of a state a :class:`View` does not copy as they are: the hands and the
 stock (each seat sees only what it has seen of them), what shuffles the next deals,
-and the plugins' states (copied as :meth:`~bezique.state.PluginState.seen_by` says)."""
+and the plugins' states of the hand and of the turn (copied as
+:meth:`~bezique.state.PluginState.seen_by` says; plain JSON states not at all)."""
 
 SHARED_FIELDS = ("rules", "deck", "players", "side_of", "_play_actions", "_others", "_orders")
 """The fields that are the rules' (shared by every state of a variant, never changed)."""
@@ -119,7 +129,8 @@ class View:
     shown, taken from the turn-up), how many cards each hand and the stock hold,
     the turn-up, the tricks played (:attr:`position` ``played`` and ``played_by``), the
     cards won, the scores and score events, the turn, the public history, and the
-    plugins' states as each shows a seat (:meth:`PluginState.seen_by`).  The rules
+    plugins' typed states as each shows a seat (:meth:`PluginState.seen_by`; a
+    plugin's plain JSON state, such as the referee's book, is not in it).  The rules
     are public and come with it (:attr:`rules`).  :func:`bezique.worlds.sample_world`
     deals the cards it does not place, at random, into a state to search.
     """
@@ -140,9 +151,11 @@ class View:
         }
         """The public fields of the state, copied (every field but :data:`VIEW_HIDDEN`)."""
         self.position["extra"] = {
-            key: value.seen_by(seat) if isinstance(value, PluginState) else json_copy(value)
+            key: value.seen_by(seat)
             for key, value in state.extra.items()
+            if isinstance(value, PluginState)  # (a plain JSON state says nothing of who sees it)
         }
+        self.position["turn"] = _turn_seen_by(state.turn, seat)
         seen = state.exposed
         bits = state.deck.bits
         self.known: tuple[tuple[int, ...], ...] = tuple(

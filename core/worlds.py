@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from bezique.errors import PlayerError
 from bezique.game import GameState
-from bezique.pluginstate import PluginState
 from bezique.state import FIELDS, RandomSource
 from bezique.views import SHARED_FIELDS, View
 
@@ -43,7 +43,17 @@ class WorldSampler:
     """Deals many worlds of one view (see the module's docstring)."""
 
     def __init__(self, view: View) -> None:
-        """Build the template of ``view``'s worlds and the constraints on its unseen cards."""
+        """Build the template of ``view``'s worlds and the constraints on its unseen cards.
+
+        Raise :class:`~bezique.errors.PlayerError` for a refereed game's view: what a
+        table action (a revoke, a card shown) proves is not read, so its worlds are not
+        sampled.
+        """
+        if view.position["referee"]:
+            raise PlayerError(
+                "a refereed game (the record of a real table) is not searched: "
+                "its irregularities are not read into worlds"
+            )
         self.view = view
         self.template = _template(view)
         self.pool = list(view.unseen)
@@ -73,6 +83,10 @@ class WorldSampler:
                 hands[seat].extend(cards)
         world._count_hands()
         world._random = RandomSource(random.Random(rng.getrandbits(64)))
+        data = self.view.rules.data
+        extra = world.extra
+        for key, value in self.template.extra.items():  # hidden parts drawn for each world
+            extra[key] = value.in_world(data, rng)
         return world
 
 
@@ -85,12 +99,7 @@ def _template(view: View) -> GameState:
     for name, value in view.position.items():
         copier = copiers.get(name)
         fields[name] = value if copier is None else copier(value)
-    fields["extra"] = {
-        key: value.in_world(rules.data, random.Random(0))
-        if isinstance(value, PluginState)
-        else value
-        for key, value in view.position["extra"].items()
-    }
+    fields["extra"] = dict(view.position["extra"])  # as the seat sees them; see sample()
     shared = _shared(rules)
     fields.update(shared)
     fields["hands"] = [list(cards) for cards in view.known]
@@ -185,7 +194,8 @@ def _deal_constrained(
         return False
 
     for card in pool:
-        take(card, [False] * len(places))
+        if not take(card, [False] * len(places)) and len(pool) <= len(places):
+            raise RuntimeError(f"no deal of the unseen cards fits the view (card {card})")
     dealt: list[list[int]] = [[] for _ in hidden]
     for place, card in enumerate(holder):
         if card >= 0:

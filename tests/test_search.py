@@ -25,7 +25,7 @@ SEEDS = range(40)
 TRICKS_LEFT = 4
 
 
-def end_game(seed: int, lead: int) -> GameState | None:
+def end_game(seed: int, lead: int, variant: str = "ordinary") -> GameState | None:
     """A two-hand end-game of a random game, its target ``lead`` above the higher score.
 
     The random game is played until at most :data:`TRICKS_LEFT` tricks remain; it is
@@ -33,14 +33,14 @@ def end_game(seed: int, lead: int) -> GameState | None:
     decides the game (the replay is the same game: nobody reached the new target).
     """
     rng = random.Random(seed)
-    state = new_game("ordinary", seed=seed)
+    state = new_game(variant, seed=seed)
     while not state.is_over() and (state.stock_left() or len(state.hands[0]) > TRICKS_LEFT):
         legal = state.legal_actions()
         state.apply(legal[rng.randrange(len(legal))])
     if state.is_over() or state.hand_no != 0 or state.trick:
         return None
     target = max(state.scores) + lead
-    replayed = new_game("ordinary", seed=seed, overrides={"game": {"target": target}})
+    replayed = new_game(variant, seed=seed, overrides={"game": {"target": target}})
     for action in state.history:
         replayed.apply(action)
     assert replayed.hands == state.hands and not replayed.is_over()
@@ -113,10 +113,12 @@ def test_the_solver_never_loses_an_end_game_brute_force_shows_won() -> None:
     assert won >= 10  # enough won end-games were found to test
 
 
+@pytest.mark.parametrize("variant", ["ordinary", "house-brisques-at-end"])
 @pytest.mark.parametrize("seed", [1, 2, 3, 5, 8])
-def test_the_solver_values_an_end_game_as_brute_force_does(seed: int) -> None:
+def test_the_solver_values_an_end_game_as_brute_force_does(variant: str, seed: int) -> None:
+    """Also where the brisques are counted at the hand's end, from the cards won."""
     for lead in (20, 200):  # the game decided in the hand, and points only
-        state = end_game(seed, lead)
+        state = end_game(seed, lead, variant)
         if state is None:
             continue
         side = state.side_of[state.to_act]

@@ -7,13 +7,15 @@ hand through the rules' one path (``legal_actions`` and ``apply`` of copies of
 the state: the end-game duties, the trick's winner, the brisques and the last
 trick are the variant's own), and values each end by what decides a game first:
 
-- the game won (or lost) at once, as the variant's game check says;
-- otherwise the points the sides have scored by the hand's end (the brisques
-  counted at the end included), as one side's lead over the other's.
+- the game won (or lost) in the hand, as the variant's game check says;
+- otherwise the points the sides score in the rest of the hand (the brisques
+  counted at its end included, the next deal's not), as one side's lead over the
+  other's.
 
-Positions are remembered by the hands, the trick, the seat to act and the
-scores, with the bounds alpha-beta proved for them, so that each position is
-searched once per window.
+Positions are remembered by the hands, the trick, the seat to act, the scores
+and the cards each seat has won (brisques counted at the hand's end, or a
+Rubicon's tie broken by them, read those), with the bounds alpha-beta proved
+for them, so that each position is searched once per window.
 """
 
 from __future__ import annotations
@@ -27,12 +29,30 @@ from bezique.state import GAME_OVER
 if TYPE_CHECKING:
     from bezique.game import GameState
 
-__all__ = ["WON", "solvable", "solve"]
+__all__ = ["WON", "TooLarge", "hand_gains", "solvable", "solve"]
 
 WON = 1_000_000
 """The value of a game won at once (beyond any lead in points a hand can give)."""
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class TooLarge(Exception):
+    """The end-game has more positions than the search was allowed (``max_nodes``)."""
+
+
+def hand_gains(state: GameState, hand_no: int, start: list[int]) -> list[int]:
+    """Each side's points scored in hand ``hand_no`` since the scores were ``start``.
+
+    The scores of a later hand (the next deal's seven turned up, say) are left out.
+    """
+    gained = [now - before for now, before in zip(state.scores, start, strict=True)]
+    events, hands, side_of = state.events, state.event_hands, state.side_of
+    index = len(events) - 1
+    while index >= 0 and hands[index] > hand_no:
+        gained[side_of[events[index].player]] -= events[index].points
+        index -= 1
+    return gained
 
 
 def solvable(state: GameState) -> bool:
@@ -50,14 +70,15 @@ def solvable(state: GameState) -> bool:
     )
 
 
-def solve(state: GameState, side: int) -> tuple[int, Action]:
+def solve(state: GameState, side: int, max_nodes: int | None = None) -> tuple[int, Action]:
     """Return the value for ``side`` of the rest of the hand, and the best action now.
 
     The value is :data:`WON` (or ``-WON``) when the game ends in the hand, else
-    ``side``'s points minus the other side's at the hand's end, counted from the
-    scores now.  Ties between actions go to the first in ``legal_actions`` order.
+    ``side``'s points minus the other side's scored in the rest of the hand.  Ties
+    between actions go to the first in ``legal_actions`` order.  Raise
+    :class:`TooLarge` once more than ``max_nodes`` positions have been searched.
     """
-    solver = _Solver(state, side)
+    solver = _Solver(state, side, max_nodes)
     legal = state.legal_actions()
     best_value, best = -2 * WON, legal[0]
     alpha, beta = -2 * WON, 2 * WON
@@ -74,8 +95,9 @@ def solve(state: GameState, side: int) -> tuple[int, Action]:
 class _Solver:
     """One search: the side it is for, the hand it ends with, and its memo."""
 
-    def __init__(self, state: GameState, side: int) -> None:
+    def __init__(self, state: GameState, side: int, max_nodes: int | None) -> None:
         self.side = side
+        self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
         self.hand_no = state.hand_no
         self.start = list(state.scores)
         self.memo: dict[tuple[object, ...], tuple[int, int]] = {}
@@ -84,9 +106,13 @@ class _Solver:
     def value(self, state: GameState, alpha: int, beta: int) -> int:
         """The position's value for :attr:`side`, exact within ``(alpha, beta)``."""
         self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise TooLarge(f"more than {self.max_nodes} positions")
         if state.phase == GAME_OVER or state.hand_no != self.hand_no:
             return self.leaf(state)
-        key = (state.to_act, state.phase, *state.held, *state.trick, *state.scores)
+        bits = state.deck.bits
+        won = [sum(map(bits.__getitem__, cards)) for cards in state.won]
+        key = (state.to_act, state.phase, *state.held, *state.trick, *state.scores, *won)
         found = self.memo.get(key)
         if found is not None:
             value, bound = found
@@ -120,12 +146,15 @@ class _Solver:
         return best
 
     def leaf(self, state: GameState) -> int:
-        """The value of a hand's end: the game's result, or the lead in points scored."""
-        if state.phase == GAME_OVER:
+        """The value of a hand's end: the game's result, or the lead in points scored.
+
+        A game ended by the next hand's deal was not decided by this hand's play.
+        """
+        if state.phase == GAME_OVER and state.hand_no == self.hand_no:
             if state.winner < 0:
                 return 0
             return WON if state.winner == self.side else -WON
-        gained = [now - before for now, before in zip(state.scores, self.start, strict=True)]
+        gained = hand_gains(state, self.hand_no, self.start)
         return 2 * gained[self.side] - sum(gained)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bezique.actions import END_TURN, Action, Kind
+from bezique.players.cardvalues import tables_of
 from bezique.ruleset import Ruleset
 
 __all__ = ["TurnPolicy", "greedy_turns"]
@@ -37,8 +38,7 @@ def greedy_turns(rules: Ruleset) -> TurnPolicy:
 
 
 def _greedy(rules: Ruleset) -> TurnPolicy:
-    combinations = rules.data.get("declarations", {}).get("combinations", {})
-    points = {name: int(row.get("points", 0)) for name, row in combinations.items()}
+    points = tables_of(rules).points
     seven = rules.data.get("seven_of_trumps", {})
     kind_points = {
         Kind.EXCHANGE: int(seven.get("exchange_points", 0)),
@@ -48,7 +48,7 @@ def _greedy(rules: Ruleset) -> TurnPolicy:
 
     def worth(action: Action) -> int:
         if action.kind in declaring:
-            return points.get(action.combo, 0)
+            return points(action.combo)
         return kind_points.get(action.kind, 0)
 
     def choose(legal: list[Action], draw: Callable[[], float]) -> Action:

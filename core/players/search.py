@@ -37,7 +37,7 @@ from bezique.errors import PlayerError
 from bezique.game import GameState
 from bezique.players import Options, float_option, int_option, unknown_options
 from bezique.players.cardvalues import held_values
-from bezique.players.endgame import solvable, solve
+from bezique.players.endgame import TooLarge, hand_gains, solvable, solve
 from bezique.players.rollout import TurnPolicy, greedy_turns
 from bezique.state import GAME_OVER
 from bezique.views import View
@@ -50,7 +50,10 @@ DEFAULT_ITERATIONS = 1000
 DEFAULT_HORIZON = 4
 """Tricks a play-out runs after the tree when the spec does not say (``horizon=0``: to the
 hand's end); a play-out stopped short counts what the hands hold too."""
-DEFAULT_C = 0.7
+SOLVER_NODES = 100_000
+"""The positions the exact solver may search at the default budget (in proportion to the
+iterations at others); an end-game with more is left to the tree search."""
+DEFAULT_C = 0.2
 """UCB1's exploration constant when the spec gives none (rewards lie in 0..1)."""
 SCALE = 250.0
 """Points of lead that make a result of about 0.88 (``tanh(1)``, squashed)."""
@@ -62,7 +65,7 @@ class _Node:
     __slots__ = ("available", "children", "side", "total", "visits")
 
     def __init__(self, side: int) -> None:
-        self.children: dict[Action, _Node] = {}
+        self.children: dict[Key, _Node] = {}
         self.visits = 0
         self.total = 0.0
         self.available = 1
@@ -94,6 +97,8 @@ class SearchPlayer:
         """At most this many tricks played out after the tree (None: to the hand's end)."""
         self.greedy = greedy
         """Whether play-outs declare greedily (:func:`greedy_turns`) rather than at random."""
+        self.scale = SCALE
+        """Points of lead that make a result of about 0.88 (see :data:`SCALE`)."""
         self.turns: TurnPolicy | None = None
         self.last_iterations = 0
         """How many iterations the last decision ran (for the benchmark)."""
@@ -112,8 +117,15 @@ class SearchPlayer:
         if _determined(view):
             world = sampler.sample(rng)
             if solvable(world):
-                return solve(world, world.side_of[view.seat])[1]
+                try:
+                    return solve(world, world.side_of[view.seat], self.max_nodes())[1]
+                except TooLarge:
+                    pass  # (six- and eight-pack end-games: too many; the tree search decides)
         return self.search(sampler, legal, rng)
+
+    def max_nodes(self) -> int:
+        """The most positions the exact solver may search: the budget's share of them."""
+        return SOLVER_NODES * (self.iterations or DEFAULT_ITERATIONS) // DEFAULT_ITERATIONS
 
     def search(self, sampler: WorldSampler, legal: Sequence[Action], rng: random.Random) -> Action:
         """Run the budget's iterations from ``sampler``'s worlds; the most visited action."""
@@ -125,8 +137,8 @@ class SearchPlayer:
             self.iterate(root, sampler.sample(rng), rng)
             done += 1
         self.last_iterations = done
-        best = max(legal, key=lambda a: _visits(root, a))
-        return best
+        card_key = sampler.template.card_key
+        return max(legal, key=lambda action: _visits(root, _key(action, card_key)))
 
     def iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
         """One iteration: select and expand in ``world``, play it out, score the path."""
@@ -137,38 +149,50 @@ class SearchPlayer:
         c = self.c
         log = math.log
         sqrt = math.sqrt
+        card_key = world.card_key
         while world.phase != GAME_OVER and world.hand_no == hand_no:
-            legal = world.legal_actions()
             children = node.children
-            untried = [a for a in legal if a not in children]
+            keyed = [(_key(action, card_key), action) for action in world.legal_actions()]
+            untried = [pair for pair in keyed if pair[0] not in children]
+            for key, _ in keyed:  # every child legal in this world was available
+                if key in children:
+                    children[key].available += 1
             if untried:
-                action = untried[int(rng.random() * len(untried))]
-                child = children[action] = _Node(world.side_of[world.to_act])
+                key, action = untried[int(rng.random() * len(untried))]
+                child = children[key] = _Node(world.side_of[world.to_act])
                 world.apply(action)
                 path.append(child)
                 break
             best_score = -1.0
-            chosen = legal[0]
-            for action in legal:
-                child = children[action]
+            chosen = keyed[0]
+            for pair in keyed:
+                child = children[pair[0]]
                 score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
-                child.available += 1
                 if score > best_score:
-                    best_score, chosen = score, action
-            node = children[chosen]
-            world.apply(chosen)
+                    best_score, chosen = score, pair
+            node = children[chosen[0]]
+            world.apply(chosen[1])
             path.append(node)
         if world.phase != GAME_OVER and world.hand_no == hand_no:
             world.playout(rng, 1, tricks=self.horizon, turns=self.turns)
-        rewards = _rewards(world, start, world.hand_no == hand_no)
+        rewards = _rewards(world, hand_no, start, world.hand_no == hand_no, self.scale)
         for visited in path:
             visited.visits += 1
             if visited.side >= 0:
                 visited.total += rewards[visited.side]
 
 
-def _visits(root: _Node, action: Action) -> int:
-    child = root.children.get(action)
+Key = tuple[int, tuple[int, ...], str]
+"""A tree node's action: its kind, its cards' faces (as ``state.card_key`` has them) and its
+combination, so that copies of a card in the worlds' hands are one choice."""
+
+
+def _key(action: Action, card_key: list[int]) -> Key:
+    return (action.kind, tuple([card_key[card] for card in action.cards]), action.combo)
+
+
+def _visits(root: _Node, key: Key) -> int:
+    child = root.children.get(key)
     return child.visits if child is not None else -1
 
 
@@ -181,7 +205,9 @@ def _determined(view: View) -> bool:
     )
 
 
-def _rewards(world: GameState, start: list[int], potential: bool) -> list[float]:
+def _rewards(
+    world: GameState, hand_no: int, start: list[int], potential: bool, scale: float = SCALE
+) -> list[float]:
     """Each side's result in 0..1: the game's, or its lead in points gained, squashed.
 
     With ``potential`` (a play-out stopped inside the hand), what each side's hands
@@ -189,11 +215,11 @@ def _rewards(world: GameState, start: list[int], potential: bool) -> list[float]
     the heuristic player's count of the combinations they build towards).
     """
     sides = len(start)
-    if world.phase == GAME_OVER:
+    if world.phase == GAME_OVER and world.hand_no == hand_no:
         if world.winner < 0:
             return [0.5] * sides
         return [1.0 if side == world.winner else 0.0 for side in range(sides)]
-    gained = [float(now - before) for now, before in zip(world.scores, start, strict=True)]
+    gained = [float(points) for points in hand_gains(world, hand_no, start)]
     if potential:
         hands = world.hands
         for seat in range(world.players):
@@ -209,7 +235,7 @@ def _rewards(world: GameState, start: list[int], potential: bool) -> list[float]
             gained[world.side_of[seat]] += sum(worth.values())
     total = sum(gained)
     others = max(sides - 1, 1)
-    return [0.5 + 0.5 * math.tanh((mine - (total - mine) / others) / SCALE) for mine in gained]
+    return [0.5 + 0.5 * math.tanh((mine - (total - mine) / others) / scale) for mine in gained]
 
 
 def factory(spec: str, options: Options) -> SearchPlayer:

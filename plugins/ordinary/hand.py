@@ -52,6 +52,14 @@ class OrdinaryHand(PluginState):
         pending = [list(seat) for seat in self.pending]
         return OrdinaryHand(list(self.sevens_scored), pending, list(self.quiet))
 
+    def seen_by(self, seat: int) -> OrdinaryHand:
+        """All but the cache of the other seats' hands (``quiet`` holds a hand's cards)."""
+        copy = self.copy()
+        copy.quiet = [
+            found if other == seat else NO_QUIET for other, found in enumerate(self.quiet)
+        ]
+        return copy
+
     def to_json(self) -> dict[str, Any]:
         """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``)."""
         pending = [[[name, list(cards)] for name, cards in seat] for seat in self.pending]

@@ -104,6 +104,7 @@ def _take_back(state: GameState, name: str) -> None:
         raise fail(name, "the lead stands: every other player has played to it")
     for seat, card in zip(state.trick_seats, state.trick, strict=True):
         state.give(seat, card)
+        state.expose(card)  # every seat saw it led
         index = state.played.index(card)
         del state.played[index], state.played_by[index]
     if state.trick_starts and state.trick_starts[-1] >= len(state.played):
