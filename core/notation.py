@@ -87,6 +87,10 @@ def action_text(state: GameState, action: Action) -> str:
     return " ".join(words)
 
 
+_ONE_CARD = {Kind.PLAY: "play QS", Kind.EXCHANGE: "exchange 7H", Kind.SHOW: "show 7H"}
+"""The kinds of action that name exactly one card, with an example of each."""
+
+
 def parse_action(state: GameState, text: str) -> Action:
     """Read an action written in the text notation, for the player to act.
 
@@ -115,6 +119,9 @@ def parse_action(state: GameState, text: str) -> Action:
         combo, rest = rest[0].lower(), rest[1:]
     if kind == Kind.END_TURN and rest:
         raise IllegalActionError(f"{text!r}: '{words[0]}' takes no cards", "notation")
+    if kind in _ONE_CARD and len(rest) != 1:
+        example = _ONE_CARD[kind]
+        raise IllegalActionError(f"{text!r}: name one card, as in {example!r}", "notation")
     cards = _resolve_tokens(state, text, rest)
     action = Action(kind, tuple(sorted(cards)), combo)
     # Copies the text cannot tell apart (a seven that has scored and one that

@@ -37,7 +37,7 @@ from bezique.game import GameState, new_game
 from bezique.journal import Journal
 from bezique.players import Player, decide, player_for
 from bezique.record import load_record, record_of, replay
-from bezique.tableau import Screen, Table, draw, menu_lines, rules_lines, style_for
+from bezique.tableau import Screen, Table, card_order, draw, menu_lines, rules_lines, style_for
 
 HUMAN = "human"
 """The name ``headers.players`` gives the seat played at the terminal."""
@@ -224,9 +224,7 @@ def menu(state: GameState) -> list[Action]:
         action = legal[index]
         if action.kind != Kind.PLAY:
             return (1, index)
-        card = action.cards[0]
-        suit = deck.card_suit[card]
-        return (0, suit != state.trump, suit, deck.card_rank[card], index)
+        return (0, *card_order(deck, state.trump, action.cards[0]), index)
 
     return [legal[i] for i in sorted(range(len(legal)), key=key)]
 

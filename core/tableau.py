@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from bezique.cards import SUIT_SYMBOLS
+from bezique.cards import SUIT_SYMBOLS, Deck
 
 if TYPE_CHECKING:
     from bezique.cards import Deck
@@ -109,17 +109,21 @@ def _token_pattern(deck: Deck) -> re.Pattern[str]:
     return re.compile(rf"([{ranks}][{suits}](?:[*@][\w.+]*)?)([,;:.)]*)")
 
 
+def card_order(deck: Deck, trump: int, card: int) -> tuple[int, int, int]:
+    """Where ``card`` goes in a hand shown to a player: trumps first, then by suit and rank."""
+    suit = deck.card_suit[card]
+    return (suit != trump, suit, deck.card_rank[card])
+
+
 def sorted_hand(view: View) -> list[str]:
     """The seat's own cards as tokens, trumps first, then by suit and rank (high first)."""
-    deck = view.deck
-    trump = view.trump
     tokens = dict(zip(view.hand, view.observation["hand"], strict=True))
-
-    def key(card: int) -> tuple[int, int, int, int]:
-        suit = deck.card_suit[card]
-        return (suit != trump, suit, deck.card_rank[card], card)
-
-    return [tokens[card] for card in sorted(tokens, key=key)]
+    return [
+        tokens[card]
+        for card in sorted(
+            tokens, key=lambda card: (*card_order(view.deck, view.trump, card), card)
+        )
+    ]
 
 
 def cards_line(label: str, tokens: Sequence[str], style: Style) -> Line:

@@ -327,6 +327,21 @@ def test_garbage_text_is_refused(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "example"),
+    [
+        ("play", "play QS"),
+        ("play QS JD", "play QS"),
+        ("exchange", "exchange 7H"),
+        ("show", "show 7H"),
+    ],
+)
+def test_an_action_of_one_card_must_name_one(text: str, example: str) -> None:
+    state = new_game(RULES, seed=2)
+    with pytest.raises(IllegalActionError, match=f"^'{text}': name one card, as in '{example}'$"):
+        state.parse_action(text)
+
+
+@pytest.mark.parametrize(
     "text", ["draw", "pass", "exchange 7H", "show 7H", "declare bezique QS JD"]
 )
 def test_turn_actions_refused_while_a_card_is_due(text: str) -> None:
