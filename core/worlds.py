@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from bezique.errors import PlayerError
 from bezique.game import GameState
+from bezique.pluginstate import PluginState
 from bezique.state import FIELDS, RandomSource
 from bezique.views import SHARED_FIELDS, View
 
@@ -60,6 +61,12 @@ class WorldSampler:
         """The cards to deal: the unseen ones."""
         self.hidden = list(view.hidden)
         """How many unseen cards each hand holds (the rest is the stock)."""
+        self.redrawn = [
+            (key, value)
+            for key, value in self.template.extra.items()
+            if type(value).in_world is not PluginState.in_world
+        ]
+        """The plugin states with parts each world draws (:meth:`PluginState.in_world`)."""
         self.excluded = _excluded(self.template, view, self.pool)
         """For each seat, the unseen cards its play has shown it does not hold."""
 
@@ -85,7 +92,7 @@ class WorldSampler:
         world._random = RandomSource(random.Random(rng.getrandbits(64)))
         data = self.view.rules.data
         extra = world.extra
-        for key, value in self.template.extra.items():  # hidden parts drawn for each world
+        for key, value in self.redrawn:  # hidden parts drawn for each world
             extra[key] = value.in_world(data, rng)
         return world
 

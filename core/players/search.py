@@ -182,13 +182,17 @@ class SearchPlayer:
                 visited.total += rewards[visited.side]
 
 
-Key = tuple[int, tuple[int, ...], str]
-"""A tree node's action: its kind, its cards' faces (as ``state.card_key`` has them) and its
-combination, so that copies of a card in the worlds' hands are one choice."""
+Key = tuple[int, object, str]
+"""A tree node's action: its kind, its cards' faces (as ``state.card_key`` has them: one
+card's, or a tuple of them) and its combination, so that copies of a card in the worlds'
+hands are one choice."""
 
 
 def _key(action: Action, card_key: list[int]) -> Key:
-    return (action.kind, tuple([card_key[card] for card in action.cards]), action.combo)
+    cards = action.cards
+    if len(cards) == 1:
+        return (action.kind, card_key[cards[0]], action.combo)
+    return (action.kind, tuple(map(card_key.__getitem__, cards)), action.combo)
 
 
 def _visits(root: _Node, key: Key) -> int:
