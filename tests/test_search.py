@@ -156,9 +156,12 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         ("search:seconds=-1", "seconds must be from 0.001 to 3600.0, not -1.0"),
         (
             "search:depth=3",
-            "no option 'depth' (it takes iterations, seconds, c, horizon, playouts)",
+            "no option 'depth' (it takes iterations, seconds, c, horizon, playouts, prior, margin)",
         ),
         ("search:playouts=clever", "playouts must be greedy or random, not 'clever'"),
+        ("search:prior=search", "the prior may not be a search"),
+        ("search:prior=nobody", "unknown player 'nobody'"),
+        ("search:margin=2", "margin must be from 0.0 to 1.0, not 2.0"),
     ],
 )
 def test_bad_options_are_refused_in_words(spec: str, message: str) -> None:
@@ -171,6 +174,11 @@ def test_the_options_set_the_budget() -> None:
     assert isinstance(player, SearchPlayer)
     assert (player.iterations, player.seconds, player.c, player.horizon) == (300, None, 1.5, 6)
     assert not player.greedy
+    assert player.prior is not None and player.prior.name == "heuristic"
+    assert player.margin == 0.06
+    plain = player_for("search:prior=none,margin=0.2")
+    assert isinstance(plain, SearchPlayer)
+    assert (plain.prior, plain.margin) == (None, 0.2)
     whole = player_for("search:horizon=0")
     assert isinstance(whole, SearchPlayer)
     assert (whole.iterations, whole.horizon, whole.greedy) == (1000, None, True)

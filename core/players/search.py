@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from bezique.actions import Action
 from bezique.errors import PlayerError
 from bezique.game import GameState
-from bezique.players import Options, float_option, int_option, unknown_options
+from bezique.players import Options, Player, float_option, int_option, player_for, unknown_options
 from bezique.players.cardvalues import held_values
 from bezique.players.endgame import TooLarge, hand_gains, solvable, solve
 from bezique.players.rollout import TurnPolicy, greedy_turns
@@ -55,6 +55,8 @@ SOLVER_NODES = 100_000
 iterations at others); an end-game with more is left to the tree search."""
 DEFAULT_C = 0.2
 """UCB1's exploration constant when the spec gives none (rewards lie in 0..1)."""
+DEFAULT_MARGIN = 0.06
+"""How much better than the prior's choice, in mean result, the search's must be to stand."""
 SCALE = 250.0
 """Points of lead that make a result of about 0.88 (``tanh(1)``, squashed)."""
 
@@ -84,6 +86,8 @@ class SearchPlayer:
         c: float = DEFAULT_C,
         horizon: int | None = DEFAULT_HORIZON,
         greedy: bool = True,
+        prior: Player | None = None,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         """A searcher with a budget of ``iterations`` or ``seconds`` a decision."""
         self.name = name
@@ -97,6 +101,10 @@ class SearchPlayer:
         """At most this many tricks played out after the tree (None: to the hand's end)."""
         self.greedy = greedy
         """Whether play-outs declare greedily (:func:`greedy_turns`) rather than at random."""
+        self.prior = prior
+        """The player whose choice stands unless the search finds better (None: no prior)."""
+        self.margin = margin
+        """How much better (in mean result, 0..1) an action must be than :attr:`prior`'s."""
         self.scale = SCALE
         """Points of lead that make a result of about 0.88 (see :data:`SCALE`)."""
         self.turns: TurnPolicy | None = None
@@ -128,7 +136,10 @@ class SearchPlayer:
         return SOLVER_NODES * (self.iterations or DEFAULT_ITERATIONS) // DEFAULT_ITERATIONS
 
     def search(self, sampler: WorldSampler, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Run the budget's iterations from ``sampler``'s worlds; the most visited action."""
+        """Run the budget's iterations from ``sampler``'s worlds; the most visited action.
+
+        With a prior, its choice stands when it did nearly as well (:meth:`prefer_prior`).
+        """
         root = _Node(-1)
         stop = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
@@ -138,7 +149,19 @@ class SearchPlayer:
             done += 1
         self.last_iterations = done
         card_key = sampler.template.card_key
-        return max(legal, key=lambda action: _visits(root, _key(action, card_key)))
+        best = max(legal, key=lambda action: _visits(root, _key(action, card_key)))
+        if self.prior is None:
+            return best
+        return self.prefer_prior(root, best, self.prior.choose(sampler.view, legal, rng), card_key)
+
+    def prefer_prior(self, root: _Node, best: Action, hint: Action, card_key: list[int]) -> Action:
+        """The prior's choice ``hint``, unless the search's ``best`` did better by the margin."""
+        chosen = root.children.get(_key(best, card_key))
+        hinted = root.children.get(_key(hint, card_key))
+        if chosen is None or hinted is None or not hinted.visits:
+            return best
+        gain = chosen.total / chosen.visits - hinted.total / hinted.visits
+        return best if gain > self.margin else hint
 
     def iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
         """One iteration: select and expand in ``world``, play it out, score the path."""
@@ -246,10 +269,14 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     """The ``search`` player and its options.
 
     ``iterations=N`` (1 to 10,000,000), ``seconds=S``, ``c=C``, ``horizon=T`` (tricks
-    played out after the tree, 0: to the hand's end; default :data:`DEFAULT_HORIZON`)
-    and ``playouts=greedy`` (declare the most; the default) or ``random``.
+    played out after the tree, 0: to the hand's end; default :data:`DEFAULT_HORIZON`),
+    ``playouts=greedy`` (declare the most; the default) or ``random``, ``prior=NAME``
+    (the player whose choice stands unless the search finds one better by ``margin=M``,
+    :data:`DEFAULT_MARGIN`; default ``heuristic``; ``none``: the search's choice always).
     """
-    unknown_options(spec, options, ("iterations", "seconds", "c", "horizon", "playouts"))
+    unknown_options(
+        spec, options, ("iterations", "seconds", "c", "horizon", "playouts", "prior", "margin")
+    )
     iterations = int_option(spec, options, "iterations", 1, 10_000_000)
     seconds = float_option(spec, options, "seconds", 0.001, 3600.0)
     c = float_option(spec, options, "c", 0.0, 100.0)
@@ -257,6 +284,11 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     playouts = options.get("playouts", "greedy")
     if playouts not in ("greedy", "random"):
         raise PlayerError(f"player {spec!r}: playouts must be greedy or random, not {playouts!r}")
+    margin = float_option(spec, options, "margin", 0.0, 1.0)
+    prior_spec = options.get("prior", "heuristic")
+    if prior_spec.partition(":")[0] == "search":
+        raise PlayerError(f"player {spec!r}: the prior may not be a search")
+    prior = None if prior_spec == "none" else player_for(prior_spec)
     return SearchPlayer(
         spec,
         iterations=iterations,
@@ -264,4 +296,6 @@ def factory(spec: str, options: Options) -> SearchPlayer:
         c=DEFAULT_C if c is None else c,
         horizon=DEFAULT_HORIZON if horizon is None else horizon or None,
         greedy=playouts == "greedy",
+        prior=prior,
+        margin=DEFAULT_MARGIN if margin is None else margin,
     )
