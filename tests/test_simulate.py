@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run
 
 from bezique.cli import MAX_GAMES, main
 from bezique.errors import BeziqueError
@@ -23,16 +24,6 @@ from bezique.simulate import format_statistics, simulate
 LIMIT_BYTES = 1 << 30
 """Address space allowed to the child processes below (1 GiB): a list of a billion
 seeds (several GiB) cannot be built under it."""
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 def child_env() -> dict[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clirun import run
 
 from bezique.cli import main
 from bezique.errors import BeziqueError, PlayerError
@@ -35,16 +36,6 @@ from bezique.tournament import (
 
 SHORT = {"game": {"target": 300}}
 """Games to 300: a random game of ordinary bezique is then a few dozen tricks."""
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    try:
-        status = main(list(argv))
-    except SystemExit as exc:
-        status = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return status, out, err
 
 
 @pytest.fixture
