@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from bezique.game import GameState
 from bezique.ruleset import Ruleset
 from bezique.views import View
 
@@ -46,6 +47,9 @@ class CardTables:
         data: dict[str, Any] = rules.data
         deck = rules.deck
         self.deck = deck
+        self.probe = GameState(rules, seed=0)
+        """A game of the variant, to ask its own rules of a trick (the trumps set each time)."""
+        self.rules = rules
         self.ranks = len(deck.ranks)
         self.suits = len(deck.suits)
         brisques = data["brisques"]
@@ -164,15 +168,29 @@ def _open_stakes(tables: CardTables, trump: int) -> list[float]:
 
 
 def beats(tables: CardTables, card: int, best: int, trump: int) -> bool:
-    """Whether ``card`` played after ``best`` takes the trick from it.
+    """Whether ``card`` played after ``best`` takes the trick from it, with ``trump``.
 
-    A higher card of the same suit, or a trump on a plain card; of two identical
-    cards the first played stays (S0 on play).
+    The variant's own trick rule says (its ``bezique_trick_winner``, asked of the two
+    cards): in the ordinary game a higher card of the same suit, or a trump on a plain
+    card, and of two identical cards the first played stays (S0 on play).
     """
-    suit_of, rank_of = tables.deck.card_suit, tables.deck.card_rank
-    if suit_of[card] == suit_of[best]:
-        return rank_of[card] < rank_of[best]
-    return suit_of[card] == trump
+    probe = tables.probe
+    probe.trump = trump
+    return tables.rules.trick_winner(probe, [best, card]) == 1
+
+
+def answers(tables: CardTables, lead: int, cards: Sequence[int], trump: int) -> list[int]:
+    """The cards of ``cards`` the end-game duties allow in answer to ``lead``, with ``trump``.
+
+    The variant's own rule says (its ``bezique_legal_plays`` once the stock is gone,
+    asked as if one hand held them all): in the ordinary game follow suit, win if able,
+    trump if void (S0 on the last tricks).
+    """
+    probe = tables.probe
+    probe.trump, probe.stock, probe.turn_up = trump, [], -1
+    probe.trick, probe.trick_seats = [lead], [probe.leader]
+    seat = (probe.leader + 1) % probe.players
+    return tables.rules.legal_plays(probe, seat, list(cards))
 
 
 def power(tables: CardTables, card: int, trump: int) -> float:

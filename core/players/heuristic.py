@@ -29,6 +29,7 @@ from bezique.players import Options, no_options
 from bezique.players.cardvalues import (
     CardTables,
     Form,
+    answers,
     beats,
     declarable,
     keep_values,
@@ -277,14 +278,12 @@ def _lead_endgame(
     """
     trump = view.trump
     others = _others_cards(view)
-    suit_of = tables.deck.card_suit
     brisque = tables.brisque
     final = len(view.hand) == 1
 
     def gain(action: Action) -> float:
         card = action.cards[0]
-        follow = [c for c in others if suit_of[c] == suit_of[card]]
-        pool = follow or [c for c in others if suit_of[c] == trump] or list(others)
+        pool = answers(tables, card, others, trump) if others else []
         winners = [c for c in pool if beats(tables, c, card, trump)]
         if winners:  # taken: with its best brisque
             reply = max(brisque[c] for c in winners)
