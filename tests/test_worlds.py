@@ -28,9 +28,9 @@ from bezique.views import View
 from bezique.worlds import WorldSampler, sample_world
 
 VARIANTS = [name for name, _ in variant_summaries()]
-POSITIONS = 24
+POSITIONS = 16
 """Positions checked per variant (along random games, every few actions)."""
-TWINS = 12
+TWINS = 8
 """Positions with a twin checked per variant."""
 
 

@@ -14,9 +14,15 @@ lost when the game ends, else each side's lead in the points scored from now,
 with what its hands are worth to hold when the play-out stopped inside the hand
 (:func:`~bezique.players.cardvalues.keep_values`), squashed into 0..1.
 
+The most visited action is chosen, except that a prior player's choice (the
+``heuristic``'s, by default) stands unless the search's did better by a margin
+in mean result: at the budgets a game can afford, the tree search alone plays
+worse than the heuristic (its play-outs play the cards at random), and it is
+strongest as the heuristic's check.
+
 Once the stock is gone and only one hand holds cards the seat has not seen (the
 two-hand end-game, where every card is known), the rest of the hand is solved
-exactly instead (:mod:`bezique.players.endgame`).
+exactly instead (:mod:`bezique.players.endgame`), up to a number of positions.
 
 The budget is ``iterations=N`` (the default, so that a game does not depend on
 the machine) or ``seconds=S`` (wall time a decision); ``c=`` is UCB1's
@@ -75,7 +81,7 @@ class _Node:
 
 
 class SearchPlayer:
-    """Information-set MCTS with random play-outs; the two-hand end-game solved exactly."""
+    """Information-set MCTS checking a prior player; the two-hand end-game solved exactly."""
 
     def __init__(
         self,
