@@ -87,8 +87,9 @@ def action_text(state: GameState, action: Action) -> str:
     return " ".join(words)
 
 
-_ONE_CARD = {Kind.PLAY: "play QS", Kind.EXCHANGE: "exchange 7H", Kind.SHOW: "show 7H"}
-"""The kinds of action that name exactly one card, with an example of each."""
+_ONE_CARD = {Kind.PLAY: "play QS"}
+"""The kinds of action that name exactly one card, with an example of each (an exchange or
+a show may name none where a variant's seven is implied: Polish bezique)."""
 
 
 def parse_action(state: GameState, text: str) -> Action:

@@ -331,8 +331,6 @@ def test_garbage_text_is_refused(text: str) -> None:
     [
         ("play", "play QS"),
         ("play QS JD", "play QS"),
-        ("exchange", "exchange 7H"),
-        ("show", "show 7H"),
     ],
 )
 def test_an_action_of_one_card_must_name_one(text: str, example: str) -> None:
