@@ -33,10 +33,16 @@ def child_env() -> dict[str, str]:
 
 
 def limited() -> None:
-    """In the child, before exec: at most LIMIT_BYTES of address space."""
+    """In the child, before exec: at most LIMIT_BYTES of address space, Ctrl-C as at a shell.
+
+    SIGINT is set to its default and unblocked: a child inherits an ignored or blocked
+    signal from the test process, which other tests' process pools may leave so.
+    """
     import resource
 
     resource.setrlimit(resource.RLIMIT_AS, (LIMIT_BYTES, LIMIT_BYTES))
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def bezique_process(
