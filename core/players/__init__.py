@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from bezique.actions import Action
 from bezique.errors import PlayerError
@@ -125,29 +125,32 @@ def no_options(spec: str, options: Options) -> None:
         raise PlayerError(f"player {spec!r} takes no options (given {', '.join(options)})")
 
 
+N = TypeVar("N", int, float)
+"""An option's number type."""
+
+
 def int_option(spec: str, options: Options, key: str, low: int, high: int) -> int | None:
     """Read an integer option from ``low`` to ``high``, or None when it is not given."""
-    text = options.get(key)
-    if text is None:
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise PlayerError(f"player {spec!r}: {key} must be a whole number, not {text!r}") from None
-    if not low <= value <= high:
-        raise PlayerError(f"player {spec!r}: {key} must be from {low} to {high}, not {value}")
-    return value
+    return _number_option(spec, options, key, (low, high), int, "a whole number")
 
 
 def float_option(spec: str, options: Options, key: str, low: float, high: float) -> float | None:
     """Read a number option from ``low`` to ``high``, or None when it is not given."""
+    return _number_option(spec, options, key, (low, high), float, "a number")
+
+
+def _number_option(
+    spec: str, options: Options, key: str, bounds: tuple[N, N], kind: Callable[[str], N], what: str
+) -> N | None:
+    """Read option ``key`` as ``kind`` within ``bounds``; None when it is not given."""
     text = options.get(key)
     if text is None:
         return None
     try:
-        value = float(text)
+        value = kind(text)
     except ValueError:
-        raise PlayerError(f"player {spec!r}: {key} must be a number, not {text!r}") from None
+        raise PlayerError(f"player {spec!r}: {key} must be {what}, not {text!r}") from None
+    low, high = bounds
     if not low <= value <= high:  # (nan fails too)
         raise PlayerError(f"player {spec!r}: {key} must be from {low} to {high}, not {value}")
     return value
