@@ -20,19 +20,16 @@ import argparse
 import hashlib
 import json
 import math
-import multiprocessing
 import random
-import signal
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
 from bezique.errors import BeziqueError, PlayerError
 from bezique.game import new_game, ruleset_for
+from bezique.parallel import ordered_map
 from bezique.players import decide, player_for
 from bezique.ratings import PairResult, elo_from_fraction, fit_elo, wilson
 from bezique.ruleset import Ruleset
@@ -40,10 +37,6 @@ from bezique.simulate import Progress, game_seeds, terminal_progress
 
 MAX_PLAYERS = 12
 """The most players one tournament takes (66 pairs)."""
-
-MAX_TASKS = 5000
-"""The most tasks the games are cut into for the processes (a task is one game, or more
-when there are more games than this)."""
 
 Seating = tuple[int, ...]
 """For each side of the game, who holds it: 0 the pair's first player, 1 the second."""
@@ -206,34 +199,19 @@ def _outcomes(
     """
     seed = how[2]
     if jobs == 1:
-        yield from _counted(([_play(rules, seed, game)] for game in plan), len(plan), progress)
-        return
-    size = math.ceil(len(plan) / MAX_TASKS)  # one game a task, unless there are very many
-    parts = [list(plan[i : i + size]) for i in range(0, len(plan), size)]
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, context, initializer=_start_worker, initargs=how)
-    try:
-        yield from _counted(pool.map(play_games, parts), len(plan), progress)
-    except BrokenProcessPool as exc:
-        raise BeziqueError(f"a process playing the tournament's games died ({exc})") from exc
-    except BaseException:  # Ctrl-C: stop the games being played, not wait for them
-        for process in list(pool._processes.values()):
-            process.terminate()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        results: Iterator[Outcome] = (_play(rules, seed, game) for game in plan)
+    else:
+        results = ordered_map(play_games, plan, jobs, _start_worker, how)
+    yield from _counted(results, len(plan), progress)
 
 
 def _counted(
-    chunks: Iterator[list[Outcome]], total: int, progress: Progress | None
+    outcomes: Iterator[Outcome], total: int, progress: Progress | None
 ) -> Iterator[Outcome]:
-    done = 0
-    for chunk in chunks:
-        for outcome in chunk:
-            done += 1
-            if progress is not None:
-                progress(done, total)
-            yield outcome
+    for done, outcome in enumerate(outcomes, 1):
+        if progress is not None:
+            progress(done, total)
+        yield outcome
 
 
 _WORKER: list[tuple[Ruleset, int]] = []
@@ -241,8 +219,7 @@ _WORKER: list[tuple[Ruleset, int]] = []
 
 
 def _start_worker(variant: str, overrides: Mapping[str, Any] | None, seed: int) -> None:
-    """Start a worker: load the rules once; leave Ctrl-C to the main process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Start a worker: load the rules once."""
     _WORKER[:] = [(ruleset_for(variant, overrides), seed)]
 
 
