@@ -85,12 +85,16 @@ def _timed(
     return rows
 
 
+def _games(count: int) -> str:
+    return f"{count} game{'' if count == 1 else 's'}"
+
+
 def format_bench(found: dict[str, Any]) -> str:
     """The benchmark's figures as a few lines."""
     one, many = found["jobs"]
     speed = found["games_per_second"]
     lines = [
-        f"compare {', '.join(found['variants'])}: {found['games_per_round']} games a variant "
+        f"compare {', '.join(found['variants'])}: {_games(found['games_per_round'])} a variant "
         f"a round, {found['rounds']} rounds each of --jobs {one} and --jobs {many}, "
         f"alternated; players {', '.join(found['players'])}",
         f"cpus {found['cpus']}, load average at the start "

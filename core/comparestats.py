@@ -36,15 +36,25 @@ from bezique.ratings import wilson
 NORMAL_975 = 1.959963984540054
 """The 97.5% point of the standard normal distribution."""
 
-_EXACT_T = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 4: 2.776445105}
+_EXACT_T = {
+    1: 12.706204736,
+    2: 4.302652730,
+    3: 3.182446305,
+    4: 2.776445105,
+    5: 2.570581836,
+    6: 2.446911851,
+    7: 2.364624252,
+    8: 2.306004135,
+    9: 2.262157163,
+}
 """Student's 97.5% points for the fewest degrees of freedom (the series below is for more)."""
 
 
 def t95(df: int) -> float:
     """Student's t two-sided 95% point (the 97.5% quantile) for ``df`` degrees of freedom.
 
-    Exact below 5; above, the Cornish-Fisher series in ``1/df`` about the normal
-    point, good to better than 1e-4.
+    From a table below 10; above, the Cornish-Fisher series in ``1/df`` about the
+    normal point (five terms), good to better than 1e-6.
     """
     if df < 1:
         raise ValueError(f"degrees of freedom must be at least 1, not {df}")
@@ -55,7 +65,8 @@ def t95(df: int) -> float:
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
     g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
     g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+    g5 = (27 * z**11 + 339 * z**9 + 930 * z**7 - 1782 * z**5 - 765 * z**3 + 17955 * z) / 368640
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4 + g5 / df**5
 
 
 @dataclass(frozen=True)
@@ -225,7 +236,7 @@ def estimate(games: Sequence[GameSummary], figure: Figure) -> Estimate:
         return Estimate(value, None, None)
     if figure.share:
         hits = math.fsum(figure.top(g) for g in games)
-        low, high = wilson(hits, round(math.fsum(figure.bottom(g) for g in games)))
+        low, high = wilson(hits, round(math.fsum(figure.bottom(g) for g in games)), NORMAL_975)
         return Estimate(value, low, high)
     half = _half_width(spread)
     assert half is not None
