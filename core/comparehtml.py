@@ -33,19 +33,24 @@ p.measured { color: #555; margin: 0.1em 0; }
 svg { max-width: 100%; height: auto; }
 """
 
+DIFF_MODULE = "bezique.rulebook"
+"""The module whose ``diff_html(rulesets)`` gives the rule-by-rule diff (``bezique diff``)."""
+
 DIFF_MISSING = (
+    "<h2>Rule differences</h2>\n"
     "<p>The rule-by-rule diff (<code>bezique diff</code>) is not in this installation.</p>"
 )
 
 
 def rule_diff_html(rulesets: Sequence[Ruleset]) -> str:
-    """The rule-by-rule diff of the variants, an HTML fragment from ``bezique.ruledif``.
+    """The rule-by-rule diff of the variants: the HTML fragment of ``bezique diff``.
 
-    The one place the page takes the diff from.  Until ``bezique.ruledif`` is part of
-    the package, the import is guarded and the page says the diff is missing.
+    The one place the page takes the diff from (:data:`DIFF_MODULE`'s ``diff_html``).
+    While that module is not part of the package, the import is guarded and the page
+    says the diff is missing.
     """
     try:
-        module = importlib.import_module("bezique.ruledif")
+        module = importlib.import_module(DIFF_MODULE)
     except ImportError:
         return DIFF_MISSING
     return str(module.diff_html(list(rulesets)))
@@ -90,7 +95,6 @@ def page(done: Comparison) -> str:
         _plot_html(done),
         "<h2>Figures</h2>",
         *(_table_html(table) for table in tables(done.result)),
-        "<h2>The rules that differ</h2>",
         rule_diff_html(done.rules),
         "</body></html>",
     ]
