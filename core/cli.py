@@ -37,6 +37,9 @@ MAX_DEALS = 10_000_000
 MAX_PAIR_GAMES = 100_000
 """The most games a pair one ``bezique tournament`` plays."""
 
+MAX_COMPARE_GAMES = 100_000
+"""The most games a variant one ``bezique compare`` plays (its games' summaries are kept)."""
+
 MAX_JOBS = 64
 """The most processes one ``bezique tournament`` plays in."""
 
@@ -256,7 +259,7 @@ def _compare_parser(commands: Any) -> None:
     """The ``compare`` subcommand's arguments."""
     comp = commands.add_parser(
         "compare",
-        help="compare variants by simulation on the same seeds; figures with 95% intervals",
+        help="compare variants by simulation on the same seeds; figures with 95%% intervals",
         description="Play the same games (the same seeds: common random numbers) in every "
         "variant named, and print for each variant its figures with 95% intervals (points "
         "per hand by rule, points and hands per game, tricks per hand, the first player's "
@@ -266,7 +269,10 @@ def _compare_parser(commands: Any) -> None:
     )
     comp.add_argument("variants", nargs="+", metavar="VARIANT", help="variant names or YAML paths")
     comp.add_argument(
-        "--games", type=_whole(1, MAX_GAMES), default=100, help=f"games a variant (1-{MAX_GAMES})"
+        "--games",
+        type=_whole(1, MAX_COMPARE_GAMES),
+        default=100,
+        help=f"games a variant (1-{MAX_COMPARE_GAMES})",
     )
     comp.add_argument(
         "--players",

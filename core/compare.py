@@ -85,7 +85,7 @@ def compare(
     result = {
         "format": FORMAT,
         "variants": labels,
-        "titles": [r.variant.data.get("title", r.variant.name) for r in rules],
+        "titles": [r.variant.title for r in rules],
         "players": [spec.strip() for spec in specs],
         "seed": seed,
         "games": len(rows),
@@ -176,7 +176,7 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     from bezique.comparetext import print_tables
 
-    plot_check(args.plot, args.html)
+    plot_check(args.plot)
     total = args.games
     label = "compare " + ", ".join(args.variants)
     with terminal_progress(sys.stderr, total, label) as progress:
@@ -204,13 +204,12 @@ def run_command(args: argparse.Namespace) -> int:
     return 130 if done.result["interrupted"] else 0
 
 
-def plot_check(plot: str | None, html: str | None) -> None:
-    """Before playing: the plot's file must be PNG or SVG, and matplotlib installed."""
-    if plot is None and html is None:
+def plot_check(plot: str | None) -> None:
+    """Before playing: a plot's file must be PNG or SVG, and matplotlib installed."""
+    if plot is None:
         return
-    if plot is not None and not plot.lower().endswith((".png", ".svg")):
+    if not plot.lower().endswith((".png", ".svg")):
         raise BeziqueError(f"--plot {plot}: the file must end in .png or .svg")
     from bezique.compareplot import need_matplotlib
 
-    if plot is not None:
-        need_matplotlib()
+    need_matplotlib()

@@ -261,7 +261,7 @@ def play_task(variants: Sequence[str], specs: Sequence[str], task: Task) -> list
     return [[play_game(r, specs, seed) for r in rules] for seed in task[1]]
 
 
-def tasks(seeds: Sequence[int], jobs: int) -> list[Task]:
+def tasks(seeds: Sequence[int]) -> list[Task]:
     """Cut the games into tasks: one game a task, or more when there are very many."""
     size = max(1, math.ceil(len(seeds) / MAX_TASKS))
     return [(i, tuple(seeds[i : i + size])) for i in range(0, len(seeds), size)]
@@ -309,12 +309,12 @@ def _rows(
     scheduler: str | None,
 ) -> Iterator[Row]:
     if scheduler is not None:
-        yield from _on_cluster(scheduler, variants, specs, tasks(seeds, jobs))
+        yield from _on_cluster(scheduler, variants, specs, tasks(seeds))
     elif jobs == 1:
         for seed in seeds:
             yield from play_task(variants, specs, (0, (seed,)))
     else:
-        yield from _in_processes(jobs, variants, specs, tasks(seeds, jobs))
+        yield from _in_processes(jobs, variants, specs, tasks(seeds))
 
 
 def _start_worker() -> None:

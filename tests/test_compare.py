@@ -312,3 +312,42 @@ def test_the_bench_alternates_and_checks_the_results() -> None:
     lines = format_bench(found).splitlines()
     assert lines[0].startswith("compare eb1875, ordinary: 1 game a variant a round")
     assert any(line.startswith("ratio ") for line in lines)
+
+
+def test_the_help_texts_print(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and "figures with 95% intervals" in " ".join(out.split())
+    status, out, _ = run(capsys, "compare", "--help")
+    assert status == 0 and "with 95% intervals (points per" in " ".join(out.split())
+
+
+def test_the_page_takes_the_diff_from_the_rulebook(
+    small: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from bezique import comparehtml
+
+    seen: list[list[str]] = []
+    fake = types.ModuleType(comparehtml.DIFF_MODULE)
+
+    def diff_html(rulesets: list[Any]) -> str:
+        seen.append([r.variant.name for r in rulesets])
+        return "<section>THE DIFF</section>"
+
+    fake.diff_html = diff_html  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, comparehtml.DIFF_MODULE, fake)
+    html = page(small)
+    assert seen == [list(VARIANTS)]
+    assert "<section>THE DIFF</section>" in html and DIFF_MISSING not in html
+
+
+def test_plain_tables_off_a_terminal(small: Any) -> None:
+    import io
+
+    from bezique.comparetext import print_tables
+
+    stream = io.StringIO()
+    print_tables(small.result, stream)
+    assert stream.getvalue() == text(small.result) + "\n"
+    assert "\x1b" not in stream.getvalue()
