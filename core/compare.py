@@ -171,6 +171,10 @@ def run_command(args: argparse.Namespace) -> int:
     if args.bench:
         from bezique.comparebench import format_bench, run_bench
 
+        extra = [f"--{name}" for name in ("scheduler", "plot", "html") if getattr(args, name)]
+        if extra:
+            raise BeziqueError(f"--bench times processes on this machine; leave out {extra[0]}")
+
         found = run_bench(args.variants, args.games, args.seed, args.players, args.jobs)
         print(json.dumps(found, indent=2) if args.json else format_bench(found))
         return 0

@@ -288,6 +288,7 @@ def test_ctrl_c_at_a_terminal_reports_the_games_finished(tmp_path: Path) -> None
         ),
         (["eb1875", "ordinary", "--plot", "x.pdf"], "--plot x.pdf: the file must end in"),
         (["eb1875", "ordinary", "--scheduler", "x"], "--scheduler 'x': give the scheduler's"),
+        (["eb1875", "ordinary", "--bench", "--plot", "a.png"], "leave out --plot"),
     ],
 )
 def test_bad_arguments_get_one_line(
