@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``play``.
+``bench``, ``tournament``, ``compare``, ``play``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -36,6 +36,9 @@ MAX_DEALS = 10_000_000
 
 MAX_PAIR_GAMES = 100_000
 """The most games a pair one ``bezique tournament`` plays."""
+
+MAX_COMPARE_GAMES = 100_000
+"""The most games a variant one ``bezique compare`` plays (its games' summaries are kept)."""
 
 MAX_JOBS = 64
 """The most processes one ``bezique tournament`` plays in."""
@@ -206,6 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --search: iterations a decision",
     )
     _tournament_parser(commands)
+    _compare_parser(commands)
     _play_parser(commands)
     return parser
 
@@ -249,6 +253,55 @@ def _tournament_parser(commands: Any) -> None:
         help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
     )
     tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
+
+
+def _compare_parser(commands: Any) -> None:
+    """The ``compare`` subcommand's arguments."""
+    comp = commands.add_parser(
+        "compare",
+        help="compare variants by simulation on the same seeds; figures with 95%% intervals",
+        description="Play the same games (the same seeds: common random numbers) in every "
+        "variant named, and print for each variant its figures with 95% intervals (points "
+        "per hand by rule, points and hands per game, tricks per hand, the first player's "
+        "share of wins, the share of points from declarations, lead changes, hands ending "
+        "with both over the target), then for each pair the paired differences, marked * "
+        "where the interval leaves out zero.",
+    )
+    comp.add_argument("variants", nargs="+", metavar="VARIANT", help="variant names or YAML paths")
+    comp.add_argument(
+        "--games",
+        type=_whole(1, MAX_COMPARE_GAMES),
+        default=100,
+        help=f"games a variant (1-{MAX_COMPARE_GAMES})",
+    )
+    comp.add_argument(
+        "--players",
+        default="heuristic",
+        metavar="SPEC[,SPEC...]",
+        help="the player of every seat (default heuristic), or one spec a seat, comma-separated",
+    )
+    comp.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the games")
+    comp.add_argument(
+        "--jobs",
+        type=_whole(1, MAX_JOBS),
+        default=1,
+        help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
+    )
+    comp.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="send the games to this Dask distributed scheduler (tcp://HOST:PORT; the "
+        "bezique[dask] extra); the result is the same as in one process",
+    )
+    comp.add_argument("--json", action="store_true", help="print the result as one JSON document")
+    comp.add_argument("--plot", metavar="FILE", help="draw the figures into FILE (.png or .svg)")
+    comp.add_argument("--html", metavar="FILE", help="write one page: tables, plots, rule diff")
+    comp.add_argument(
+        "--bench",
+        action="store_true",
+        help="measure games per second instead: --jobs 1 and --jobs 2 (or J) alternated, "
+        "their ratio, and each variant's games per second",
+    )
 
 
 def _play_parser(commands: Any) -> None:
@@ -343,6 +396,7 @@ def _run(args: argparse.Namespace) -> int:
         "simulate": _simulate,
         "bench": _bench,
         "tournament": _tournament,
+        "compare": _compare,
         "play": _play,
     }
     return handlers[args.command](args)
@@ -499,6 +553,12 @@ def _bench(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> int:
     from bezique.tournament import run_command
+
+    return run_command(args)
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from bezique.compare import run_command
 
     return run_command(args)
 

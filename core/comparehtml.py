@@ -1,0 +1,106 @@
+"""The page of ``bezique compare --html``: one standalone HTML file.
+
+The title and how the figures are measured, the tables (the same rows as the text
+output, :func:`bezique.comparetext.tables`), the plot as inline SVG (when
+matplotlib is installed; else a line saying so), and the rule-by-rule diff of the
+variants (:func:`rule_diff_html`).
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bezique.comparetext import Table, tables, title
+from bezique.errors import BeziqueError
+from bezique.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from bezique.compare import Comparison
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+td:first-child, th:first-child { text-align: left; }
+tr.marked td { background: #fff3c4; font-weight: 600; }
+tr.heading td { font-style: italic; text-align: left; }
+p.measured { color: #555; margin: 0.1em 0; }
+svg { max-width: 100%; height: auto; }
+"""
+
+DIFF_MODULE = "bezique.rulebook"
+"""The module whose ``diff_html(rulesets)`` gives the rule-by-rule diff (``bezique diff``)."""
+
+DIFF_MISSING = (
+    "<h2>Rule differences</h2>\n"
+    "<p>The rule-by-rule diff (<code>bezique diff</code>) is not in this installation.</p>"
+)
+
+
+def rule_diff_html(rulesets: Sequence[Ruleset]) -> str:
+    """The rule-by-rule diff of the variants: the HTML fragment of ``bezique diff``.
+
+    The one place the page takes the diff from (:data:`DIFF_MODULE`'s ``diff_html``).
+    While that module is not part of the package, the import is guarded and the page
+    says the diff is missing.
+    """
+    try:
+        module = importlib.import_module(DIFF_MODULE)
+    except ImportError:
+        return DIFF_MISSING
+    return str(module.diff_html(list(rulesets)))
+
+
+def _table_html(table: Table) -> str:
+    head = "".join(f"<th>{html.escape(cell)}</th>" for cell in table.header)
+    rows = []
+    for cells, marked in zip(table.rows, table.marked, strict=True):
+        heading = not cells[0].startswith("  ") and all(not c for c in cells[1:])
+        kind = ' class="marked"' if marked else ' class="heading"' if heading else ""
+        body = "".join(f"<td>{html.escape(cell.strip())}</td>" for cell in cells)
+        rows.append(f"<tr{kind}>{body}</tr>")
+    return (
+        f"<h3>{html.escape(table.title)}</h3>\n<table><thead><tr>{head}</tr></thead>"
+        f"<tbody>\n{chr(10).join(rows)}\n</tbody></table>"
+    )
+
+
+def _plot_html(done: Comparison) -> str:
+    from bezique.compareplot import svg_text
+
+    try:
+        return svg_text(done)
+    except BeziqueError as exc:
+        return f"<p>No plots: {html.escape(str(exc))}.</p>"
+
+
+def page(done: Comparison) -> str:
+    """The whole page as text."""
+    lines = title(done.result)
+    names = ", ".join(html.escape(label) for label in done.labels)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>bezique compare {names}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Comparing {names} by simulation</h1>",
+        f"<p>{html.escape(lines[0])}</p>",
+        *(f'<p class="measured">{html.escape(line)}</p>' for line in lines[1:]),
+        "<h2>Plots</h2>",
+        _plot_html(done),
+        "<h2>Figures</h2>",
+        *(_table_html(table) for table in tables(done.result)),
+        rule_diff_html(done.rules),
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def write_page(done: Comparison, path: str | Path) -> None:
+    """Write the page to ``path``."""
+    Path(path).write_text(page(done), encoding="utf-8")

@@ -1,0 +1,354 @@
+"""``bezique compare``: figures recomputed from the games' records, jobs, bad arguments, Ctrl-C.
+
+The reference figures are worked out here from records of games played by this
+test (the seeds the command documents) and replayed, with the statistics module:
+never numbers copied from the command's output.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import re
+import signal
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+from clirun import run
+
+from bezique.compare import compare
+from bezique.comparebench import format_bench, run_bench
+from bezique.comparehtml import DIFF_MISSING, page
+from bezique.compareplay import decision_seed
+from bezique.comparestats import t95
+from bezique.comparetext import text
+from bezique.game import GameState, new_game, ruleset_for
+from bezique.players import decide, player_for
+from bezique.record import record_of, replay
+from bezique.simulate import game_seeds
+
+VARIANTS = ("eb1875", "modern-article")
+SEED = 11
+GAMES = 4
+T3 = 3.182446305
+"""Student's t, 97.5% point, 3 degrees of freedom (tables)."""
+Z = 1.959963984540054
+
+
+@pytest.fixture(scope="module")
+def small() -> Any:
+    return compare(VARIANTS, GAMES, SEED, players="random")
+
+
+# ------------------------------------------------------------------ the reference figures
+
+
+def records(variant: str) -> list[dict[str, Any]]:
+    """Play the games as the command documents them; return their records."""
+    rules = ruleset_for(variant)
+    seats = len(rules.side_of)
+    found = []
+    for game_seed in game_seeds(SEED, GAMES):
+        state = new_game(rules, seed=game_seed)
+        rngs = [random.Random(decision_seed(game_seed, seat)) for seat in range(seats)]
+        player = player_for("random")
+        while not state.is_over():
+            state.apply(decide(player, state, rngs[state.to_act]))
+        found.append(json.loads(json.dumps(record_of(state))))
+    return found
+
+
+def game_facts(record: dict[str, Any]) -> dict[str, Any]:
+    """What the figures need from one game, read from its record and its replay."""
+    state: GameState = replay(record)
+    seats = len(state.side_of)
+    target = state.rules.target
+    combos = set(record["variant_data"]["declarations"]["combinations"])
+    totals = [0, 0]
+    ahead: int | None = None
+    changes = 0
+    at_hand_end: dict[int, list[int]] = {}
+    for event, hand in zip(state.events, state.event_hands, strict=True):
+        totals[state.side_of[event.player]] += event.points
+        if totals[0] != totals[1]:
+            now = 0 if totals[0] > totals[1] else 1
+            changes += ahead is not None and now != ahead
+            ahead = now
+        at_hand_end[hand] = list(totals)
+    hands = state.hand_no + 1
+    ends, last = [], [0, 0]
+    for hand in range(hands):
+        last = at_hand_end.get(hand, last)
+        ends.append(min(last) >= target)
+    by_rule = Counter[str]()
+    for event in state.events:
+        by_rule[event.rule] += event.points
+    first_seat = (record["first_dealer"] + 1) % seats
+    declared = sum(p for r, p in by_rule.items() if r in combos or r.startswith("carte_blanche"))
+    return {
+        "hands": hands,
+        "tricks": sum(a.split()[0] == "play" for a in record["actions"]) // seats,
+        "side_mean": sum(state.scores) / 2,
+        "first_won": 0.5 if state.winner < 0 else float(state.winner == state.side_of[first_seat]),
+        "changes": changes,
+        "both_over": sum(ends),
+        "by_rule": by_rule,
+        "declared": declared,
+        "counted": sum(p for r, p in by_rule.items() if not r.startswith("penalties.")),
+    }
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    m = statistics.mean(values)
+    half = T3 * statistics.stdev(values) / math.sqrt(len(values))
+    return m, m - half, m + half
+
+
+def ratio_interval(tops: list[float], bottoms: list[float]) -> tuple[float, float, float]:
+    r = sum(tops) / sum(bottoms)
+    mean_bottom = statistics.mean(bottoms)
+    u = [(y - r * x) / mean_bottom for y, x in zip(tops, bottoms, strict=True)]
+    half = T3 * statistics.stdev(u) / math.sqrt(len(u))
+    return r, r - half, r + half
+
+
+def wilson_interval(hits: float, n: int) -> tuple[float, float, float]:
+    p = hits / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z / (1 + Z * Z / n) * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def triple(estimate: dict[str, Any]) -> tuple[float, float, float]:
+    return estimate["value"], estimate["low"], estimate["high"]
+
+
+@pytest.fixture(scope="module")
+def facts() -> dict[str, list[dict[str, Any]]]:
+    return {variant: [game_facts(r) for r in records(variant)] for variant in VARIANTS}
+
+
+def test_each_figure_is_recomputed_from_the_records(small: Any, facts: Any) -> None:
+    result = small.result
+    assert (result["games"], result["interrupted"], result["variants"]) == (
+        4,
+        False,
+        list(VARIANTS),
+    )
+    for variant, found in zip(VARIANTS, result["per_variant"], strict=True):
+        games = facts[variant]
+        hands = [g["hands"] for g in games]
+        figures = found["figures"]
+        expect = {
+            "hands_per_game": mean_interval(hands),
+            "points_per_game": mean_interval([g["side_mean"] for g in games]),
+            "lead_changes_per_game": mean_interval([g["changes"] for g in games]),
+            "tricks_per_hand": ratio_interval([g["tricks"] for g in games], hands),
+            "declaration_share": ratio_interval(
+                [g["declared"] for g in games], [g["counted"] for g in games]
+            ),
+            "first_player_wins": wilson_interval(sum(g["first_won"] for g in games), GAMES),
+            "both_over_target": wilson_interval(sum(g["both_over"] for g in games), sum(hands)),
+        }
+        for key, wanted in expect.items():
+            assert triple(figures[key]) == pytest.approx(wanted, rel=1e-9), (variant, key)
+        rules = set().union(*(g["by_rule"] for g in games))
+        assert rules <= set(found["points_per_hand_by_rule"])
+        for rule in rules:
+            wanted = ratio_interval([g["by_rule"][rule] for g in games], hands)
+            got = triple(found["points_per_hand_by_rule"][rule])
+            assert got == pytest.approx(wanted, rel=1e-9, abs=1e-9), (variant, rule)
+    # the check means something: the games changed lead and scored under many rules
+    assert sum(g["changes"] for g in facts["eb1875"]) > 0
+    assert len(result["per_variant"][0]["points_per_hand_by_rule"]) >= 8
+
+
+def test_pair_differences_are_paired_game_by_game(small: Any, facts: Any) -> None:
+    (pair,) = small.result["pairs"]
+    assert (pair["a"], pair["b"]) == VARIANTS
+    a, b = (facts[v] for v in VARIANTS)
+    d = [y["hands"] - x["hands"] for x, y in zip(a, b, strict=True)]
+    got = pair["figures"]["hands_per_game"]
+    assert (got["difference"], got["low"], got["high"]) == pytest.approx(mean_interval(d))
+    assert got["excludes_zero"] == (got["low"] > 0 or got["high"] < 0)
+    changes = [y["changes"] - x["changes"] for x, y in zip(a, b, strict=True)]
+    got = pair["figures"]["lead_changes_per_game"]
+    assert (got["difference"], got["low"], got["high"]) == pytest.approx(mean_interval(changes))
+
+
+def test_student_t_points() -> None:
+    published = {1: 12.7062, 3: 3.1824, 5: 2.5706, 10: 2.2281, 12: 2.1788, 30: 2.0423, 1000: 1.9623}
+    for df, value in published.items():
+        assert t95(df) == pytest.approx(value, abs=1e-4), df
+
+
+def test_the_text_and_the_page_say_the_same(small: Any) -> None:
+    report = text(small.result)
+    assert report.splitlines()[0] == (
+        "compare eb1875, modern-article: 4 games each on the same seeds (seed 11), players random"
+    )
+    hands = small.result["per_variant"][0]["figures"]["hands_per_game"]
+    assert f"{hands['value']:.2f} ({hands['low']:.2f}..{hands['high']:.2f})" in report
+    assert "modern-article - eb1875" in report
+    html = page(small)
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html
+    assert "<h3>modern-article - eb1875</h3>" in html
+    assert DIFF_MISSING in html or "diff" in html
+
+
+def test_plot_files(small: Any, tmp_path: Path) -> None:
+    from bezique.compareplot import write_plot
+
+    write_plot(small, tmp_path / "p.png")
+    write_plot(small, tmp_path / "p.svg")
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in (tmp_path / "p.svg").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ processes, Ctrl-C
+
+
+def test_jobs_give_the_result_of_one_process(small: Any) -> None:
+    spread = compare(VARIANTS, GAMES, SEED, players="random", jobs=2)
+    assert spread.result == small.result
+    assert spread.games == small.games
+
+
+def test_an_interrupt_keeps_the_first_games_whole() -> None:
+    def stop(done: int, total: int) -> None:
+        if done == 2:
+            raise KeyboardInterrupt
+
+    cut = compare(VARIANTS, 50, 3, players="random", progress=stop)
+    assert (cut.result["games"], cut.result["interrupted"]) == (2, True)
+    whole = compare(VARIANTS, 2, 3, players="random")
+    assert cut.games == whole.games
+    assert cut.result["per_variant"] == whole.result["per_variant"]
+    assert "(interrupted: 2 of the 50 asked for)" in text(cut.result).splitlines()[0]
+
+
+def default_sigint() -> None:
+    """In the child: Ctrl-C as at a shell, whatever the test process inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def test_ctrl_c_at_a_terminal_reports_the_games_finished(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    command = (
+        f"exec '{sys.executable}' -m bezique compare eb1875 modern-article --games 100000 "
+        f"--seed 5 --players random --json > '{out}'"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm-256color"
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=120,
+        dimensions=(30, 160),
+        preexec_fn=default_sigint,
+    )
+    try:
+        child.expect(re.compile(r"\b([3-9]|[1-9][0-9]+)/100000"))  # the progress bar
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["interrupted"] is True and result["games_requested"] == 100000
+    assert 3 <= result["games"] < 100000
+    whole = compare(("eb1875", "modern-article"), result["games"], 5, players="random").result
+    assert result["per_variant"] == whole["per_variant"]
+
+
+# ------------------------------------------------------------------ bad arguments, the bench
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["eb1875"], "compare takes from 2 to 8 variants, not 1"),
+        (["eb1875", "eb1875"], "variant eb1875 is named twice; name each variant once"),
+        (["eb1875", "nosuch"], "unknown variant 'nosuch'"),
+        (["eb1875", "ordinary", "--players", "nosuch"], "unknown player 'nosuch'"),
+        (
+            ["eb1875", "three-hand", "--players", "random,random"],
+            "three-hand: --players names 2 players for 3 seats",
+        ),
+        (["eb1875", "ordinary", "--plot", "x.pdf"], "--plot x.pdf: the file must end in"),
+        (["eb1875", "ordinary", "--scheduler", "x"], "--scheduler 'x': give the scheduler's"),
+        (["eb1875", "ordinary", "--bench", "--plot", "a.png"], "leave out --plot"),
+    ],
+)
+def test_bad_arguments_get_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    status, out, err = run(capsys, "compare", *argv, "--games", "1")
+    assert status == 1 and out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("bezique: ")
+    assert says in err
+
+
+def test_a_bad_game_count_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "compare", "eb1875", "ordinary", "--games", "0")
+    assert status == 2 and "argument --games: '0' must be at least 1" in err
+
+
+def test_the_bench_alternates_and_checks_the_results() -> None:
+    found = run_bench(["eb1875", "ordinary"], 1, 0, "random", 2, rounds=1)
+    assert found["jobs"] == [1, 2] and found["identical"] is True
+    assert [len(found["seconds"][k]) for k in ("1", "2")] == [1, 1]
+    assert set(found["per_variant_games_per_second"]) == {"eb1875", "ordinary"}
+    lines = format_bench(found).splitlines()
+    assert lines[0].startswith("compare eb1875, ordinary: 1 game a variant a round")
+    assert any(line.startswith("ratio ") for line in lines)
+
+
+def test_the_help_texts_print(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--help")
+    assert status == 0 and "figures with 95% intervals" in " ".join(out.split())
+    status, out, _ = run(capsys, "compare", "--help")
+    assert status == 0 and "with 95% intervals (points per" in " ".join(out.split())
+
+
+def test_the_page_takes_the_diff_from_the_rulebook(
+    small: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    from bezique import comparehtml
+
+    seen: list[list[str]] = []
+    fake = types.ModuleType(comparehtml.DIFF_MODULE)
+
+    def diff_html(rulesets: list[Any]) -> str:
+        seen.append([r.variant.name for r in rulesets])
+        return "<section>THE DIFF</section>"
+
+    fake.diff_html = diff_html  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, comparehtml.DIFF_MODULE, fake)
+    html = page(small)
+    assert seen == [list(VARIANTS)]
+    assert "<section>THE DIFF</section>" in html and DIFF_MISSING not in html
+
+
+def test_plain_tables_off_a_terminal(small: Any) -> None:
+    import io
+
+    from bezique.comparetext import print_tables
+
+    stream = io.StringIO()
+    print_tables(small.result, stream)
+    assert stream.getvalue() == text(small.result) + "\n"
+    assert "\x1b" not in stream.getvalue()
