@@ -16,22 +16,18 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import math
-import multiprocessing
 import random
 import re
-import signal
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
 from bezique.actions import Kind
 from bezique.errors import BeziqueError
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.parallel import ordered_map, parts_of
 from bezique.players import Player, decide, player_for
 from bezique.ruleset import Ruleset
-from bezique.simulate import _ctrl_c_between_games
+from bezique.simulate import ctrl_c_between_games
 
 DECLARATIONS = "declarations"
 BRISQUES = "brisques"
@@ -51,9 +47,6 @@ SCHEDULER_ADDRESS = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]
 
 CONNECT_SECONDS = 10
 """How long to try to reach the scheduler before giving up."""
-
-MAX_TASKS = 2000
-"""The most tasks the games are cut into for processes or a cluster."""
 
 
 class GameSummary(NamedTuple):
@@ -238,8 +231,6 @@ def labels_of(variants: Sequence[str], rules: Sequence[Ruleset]) -> list[str]:
 
 # ------------------------------------------------------------------ many games, many processes
 
-Task = tuple[int, tuple[int, ...]]
-"""A task: the number of its first game and the seeds of its games."""
 Row = list[GameSummary]
 """One game played in every variant, in the order the variants were named."""
 
@@ -255,16 +246,10 @@ def rules_of(variants: Sequence[str]) -> list[Ruleset]:
     return _RULES[key]
 
 
-def play_task(variants: Sequence[str], specs: Sequence[str], task: Task) -> list[Row]:
-    """Play a task's games in every variant: one row a game."""
+def play_games(variants: Sequence[str], specs: Sequence[str], seeds: Sequence[int]) -> list[Row]:
+    """Play the games of ``seeds`` in every variant: one row a game."""
     rules = rules_of(variants)
-    return [[play_game(r, specs, seed) for r in rules] for seed in task[1]]
-
-
-def tasks(seeds: Sequence[int]) -> list[Task]:
-    """Cut the games into tasks: one game a task, or more when there are very many."""
-    size = max(1, math.ceil(len(seeds) / MAX_TASKS))
-    return [(i, tuple(seeds[i : i + size])) for i in range(0, len(seeds), size)]
+    return [[play_game(r, specs, seed) for r in rules] for seed in seeds]
 
 
 Progress = Callable[[int, int], None]
@@ -287,7 +272,7 @@ def play_all(
     """
     rows: list[Row] = []
     interrupted = False
-    with _ctrl_c_between_games() as pressed:
+    with ctrl_c_between_games() as pressed:
         try:
             for row in _rows(variants, specs, seeds, jobs, scheduler):
                 rows.append(row)
@@ -309,40 +294,33 @@ def _rows(
     scheduler: str | None,
 ) -> Iterator[Row]:
     if scheduler is not None:
-        yield from _on_cluster(scheduler, variants, specs, tasks(seeds))
+        yield from _on_cluster(scheduler, variants, specs, parts_of(seeds))
     elif jobs == 1:
-        for seed in seeds:
-            yield from play_task(variants, specs, (0, (seed,)))
+        for seed in seeds:  # (one at a time: the progress bar and Ctrl-C see every game)
+            yield from play_games(variants, specs, (seed,))
     else:
-        yield from _in_processes(jobs, variants, specs, tasks(seeds))
+        how = (tuple(variants), tuple(specs))
+        yield from ordered_map(_worker_games, seeds, jobs, _start_worker, how)
 
 
-def _start_worker() -> None:
-    """A worker process leaves Ctrl-C to the main process."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_WORKER: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+"""In a worker process: the variants and the players' specs, set when it starts."""
 
 
-def _in_processes(
-    jobs: int, variants: Sequence[str], specs: Sequence[str], parts: Sequence[Task]
-) -> Iterator[Row]:
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, context, initializer=_start_worker)
-    done = False
-    try:
-        for rows in pool.map(play_task, [variants] * len(parts), [specs] * len(parts), parts):
-            yield from rows
-        done = True
-    except BrokenProcessPool as exc:
-        raise BeziqueError(f"a process playing the comparison's games died ({exc})") from exc
-    finally:
-        if not done:  # Ctrl-C or an error: stop the games being played, not wait for them
-            for process in list(pool._processes.values()):
-                process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+def _start_worker(variants: tuple[str, ...], specs: tuple[str, ...]) -> None:
+    """Start a worker: load the variants' rules once."""
+    _WORKER[:] = [(variants, specs)]
+    rules_of(variants)
+
+
+def _worker_games(seeds: Sequence[int]) -> list[Row]:
+    """A worker's task: the games of ``seeds`` in every variant."""
+    variants, specs = _WORKER[0]
+    return play_games(variants, specs, seeds)
 
 
 def _on_cluster(
-    address: str, variants: Sequence[str], specs: Sequence[str], parts: Sequence[Task]
+    address: str, variants: Sequence[str], specs: Sequence[str], parts: Sequence[list[int]]
 ) -> Iterator[Row]:
     """Send the tasks to the Dask scheduler at ``address``; yield the rows in game order."""
     try:
@@ -358,7 +336,7 @@ def _on_cluster(
     futures: list[Any] = []
     try:
         futures = client.map(
-            play_task, [list(variants)] * len(parts), [list(specs)] * len(parts), list(parts)
+            play_games, [list(variants)] * len(parts), [list(specs)] * len(parts), list(parts)
         )
         for future in futures:
             yield from future.result()

@@ -47,8 +47,7 @@ def ordered_map(
     ``initializer`` must be importable module-level functions (spawned workers
     import them).  Stopping the iteration early ends the workers.
     """
-    size = math.ceil(len(plan) / MAX_TASKS) or 1
-    parts = [list(plan[i : i + size]) for i in range(0, len(plan), size)]
+    parts = parts_of(plan)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(
         jobs, context, initializer=_start_worker, initargs=(initializer, initargs)
@@ -62,6 +61,12 @@ def ordered_map(
     finally:  # (Ctrl-C, SIGTERM, an error or an early stop: end the games being played)
         _end_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def parts_of(plan: Sequence[T]) -> list[list[T]]:
+    """Cut ``plan`` into tasks, in order: one item a task, or more when there are many."""
+    size = math.ceil(len(plan) / MAX_TASKS) or 1
+    return [list(plan[i : i + size]) for i in range(0, len(plan), size)]
 
 
 def _start_worker(initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:

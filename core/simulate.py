@@ -87,7 +87,7 @@ def _write_record(folder: Path, number: int, state: GameState) -> None:
 
 
 @contextmanager
-def _ctrl_c_between_games() -> Iterator[Callable[[], bool]]:
+def ctrl_c_between_games() -> Iterator[Callable[[], bool]]:
     """While inside, Ctrl-C only sets a flag, which the yielded function reads.
 
     So a game is never cut in half.  Only in the main thread, and only when
@@ -137,7 +137,7 @@ def simulate(
     rule_points: Counter[str] = Counter()
     rule_counts: Counter[str] = Counter()
     interrupted = False
-    with _ctrl_c_between_games() as pressed:
+    with ctrl_c_between_games() as pressed:
         try:
             for number, game_seed in enumerate(game_seeds(seed, games)):
                 if pressed():
