@@ -17,7 +17,10 @@ is left goes round the players, every rank, suit and card named is of the pack,
 every plugin is known and listed after the plugins it builds on, ...) and each
 plugin's (``bezique_variant_problems``).  Every problem is reported as
 ``FILE:LINE:COL: path.to.key: message`` at the file that set the offending
-value, or ``<overrides>: path.to.key: message`` (:mod:`bezique.variant.locate`);
+value (and :func:`validate_paths` adds each code a ``source:`` text cites that
+the bibliography does not hold, at the code's own column:
+:mod:`bezique.variant.citations`), or ``<overrides>: path.to.key: message``
+(:mod:`bezique.variant.locate`);
 all of them are raised together as one :class:`~bezique.errors.VariantError`,
 at most :data:`~bezique.yamlsafe.MAX_PROBLEMS` for each file (and for the
 overrides), then a line counting the rest.  A misspelt key is told the nearest
