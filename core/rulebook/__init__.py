@@ -1,0 +1,16 @@
+"""The rulebook of a variant, and the rule-by-rule difference of variants.
+
+:func:`rule_lines` says every rule of a variant in one sentence each, from its merged
+data and its plugins' descriptions of their procedures (:class:`RuleLine`, with its
+citation and the parent it inherits from); :mod:`bezique.rulebook.render` and
+:mod:`bezique.rulebook.page` print them as text, markdown or one HTML page
+(``bezique rules``), and :mod:`bezique.rulebook.diff` compares the lines of several
+variants (``bezique diff``; :func:`diff_html` for ``bezique compare --html``).
+"""
+
+from __future__ import annotations
+
+from bezique.rulebook.book import RuleLine, leaves, rule_lines
+from bezique.rulebook.sections import SECTIONS, heading
+
+__all__ = ["SECTIONS", "RuleLine", "heading", "leaves", "rule_lines"]
