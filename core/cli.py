@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``play``.
+``bench``, ``tournament``, ``play``, ``rules``, ``diff``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -207,7 +207,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _tournament_parser(commands)
     _play_parser(commands)
+    _rulebook_parsers(commands)
     return parser
+
+
+def _rulebook_parsers(commands: Any) -> None:
+    """The ``rules`` and ``diff`` subcommands' arguments (see :mod:`bezique.rulebook.command`)."""
+    from bezique.rulebook.command import add_parsers
+
+    add_parsers(commands)
 
 
 def _tournament_parser(commands: Any) -> None:
@@ -344,6 +352,8 @@ def _run(args: argparse.Namespace) -> int:
         "bench": _bench,
         "tournament": _tournament,
         "play": _play,
+        "rules": _rules,
+        "diff": _diff,
     }
     return handlers[args.command](args)
 
@@ -507,3 +517,15 @@ def _play(args: argparse.Namespace) -> int:
     from bezique.play import Options, run
 
     return run(Options(args.variant, args.against, args.seat, args.seed, args.save, args.resume))
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from bezique.rulebook.command import run_rules
+
+    return run_rules(args)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from bezique.rulebook.command import run_diff
+
+    return run_diff(args)

@@ -159,7 +159,7 @@ def bezique_variant_schema() -> Mapping[str, Any] | None:
 
 
 class RuleProse(NamedTuple):
-    """One sentence of a rulebook that a plugin says of its procedure (:func:`bezique_describe_rules`).
+    """A rulebook sentence a plugin says of its procedure (:func:`bezique_describe_rules`).
 
     The rulebook (``bezique rules``) prints it in its :attr:`section`, after the
     sentences the kernel makes from the variant's data, and ``bezique diff`` compares

@@ -80,16 +80,32 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
     data = ruleset.data
     inheritance = Inheritance(ruleset.variant)
     lines = [
-        RuleLine(s.section, s.key, s.text, _source(data, s.source),
-                 inheritance.parent_of(s.covers), None, s.covers, s.value)
+        RuleLine(
+            s.section,
+            s.key,
+            s.text,
+            _source(data, s.source),
+            inheritance.parent_of(s.covers),
+            None,
+            s.covers,
+            s.value,
+        )
         for make in MAKERS
         for s in make(data)
     ]
     lines += plugin_lines(ruleset)
     covered = {path for line in lines for path in line.covers}
     lines += [
-        RuleLine(OTHER, path, f"The setting {path} is {value(leaf)}.", None,
-                 inheritance.parent_of((path,)), None, (path,), value(leaf))
+        RuleLine(
+            OTHER,
+            path,
+            f"The setting {path} is {value(leaf)}.",
+            None,
+            inheritance.parent_of((path,)),
+            None,
+            (path,),
+            value(leaf),
+        )
         for path, leaf in leaves(data)
         if path not in covered
     ]
@@ -113,7 +129,12 @@ def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:
     caller = ruleset.manager.hook.bezique_describe_rules
     for impl in caller.get_hookimpls():
         arguments = {"data": copy.deepcopy(ruleset.data)}
-        answer = impl.function(**{name: arguments[name] for name in impl.argnames})
+        answer: Any = impl.function(**{name: arguments[name] for name in impl.argnames})
+        if answer is not None and not isinstance(answer, list | tuple):
+            raise PluginError(
+                f"plugin {impl.plugin_name!r}: bezique_describe_rules returned "
+                f"{type(answer).__name__}, not a list of RuleProse"
+            )
         for prose in answer or ():
             line = _prose_line(impl.plugin_name, prose)
             if (line.section, line.key) in keys:
@@ -135,8 +156,16 @@ def _prose_line(plugin: str, prose: Any) -> RuleLine:
             f"plugin {plugin!r}: bezique_describe_rules must return RuleProse items "
             f"with a section, a key and a text, not {prose!r:.60}"
         )
-    return RuleLine(prose.section, prose.key, " ".join(prose.text.split()), prose.source,
-                    None, plugin, tuple(prose.covers), "")
+    return RuleLine(
+        prose.section,
+        prose.key,
+        " ".join(prose.text.split()),
+        prose.source,
+        None,
+        plugin,
+        tuple(prose.covers),
+        "",
+    )
 
 
 def leaves(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:

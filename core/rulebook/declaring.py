@@ -51,15 +51,33 @@ def rules(data: Data) -> list[Said]:
         else "A declaration may be made of cards already on the table alone."
     )
     said = [
-        Said("declarations", "declarations.per_trick", PER_TRICK[d["per_trick"]],
-             ("declarations.per_trick",), SOURCE, str(d["per_trick"])),
-        Said("declarations", "declarations.new_card_required", new_card,
-             ("declarations.new_card_required",), SOURCE, value(d["new_card_required"])),
+        Said(
+            "declarations",
+            "declarations.per_trick",
+            PER_TRICK[d["per_trick"]],
+            ("declarations.per_trick",),
+            SOURCE,
+            str(d["per_trick"]),
+        ),
+        Said(
+            "declarations",
+            "declarations.new_card_required",
+            new_card,
+            ("declarations.new_card_required",),
+            SOURCE,
+            value(d["new_card_required"]),
+        ),
     ]
     if "bezique_ladder" in d:
         said.append(
-            Said("declarations", "declarations.bezique_ladder", LADDER[d["bezique_ladder"]],
-                 ("declarations.bezique_ladder",), SOURCE, str(d["bezique_ladder"]))
+            Said(
+                "declarations",
+                "declarations.bezique_ladder",
+                LADDER[d["bezique_ladder"]],
+                ("declarations.bezique_ladder",),
+                SOURCE,
+                str(d["bezique_ladder"]),
+            )
         )
     return [*said, _pair(d["bezique_cards"]), *_classes(d["combinations"])]
 
@@ -71,10 +89,22 @@ def _pair(pairs: Mapping[str, list[str]]) -> Said:
     if len(set(shown.values())) == 1:
         text = f"Whatever the trumps, a bezique is {next(iter(shown.values()))}."
     else:
-        text = "A bezique is " + listed(
-            (f"{pair} when {suit(s)} are trumps" for s, pair in shown.items()), "and"
-        ) + "."
-    cells = "; ".join(f"{s} {' '.join(p)}" for s, p in pairs.items())
+        grouped: dict[str, list[str]] = {}
+        for s, pair in shown.items():
+            grouped.setdefault(pair, []).append(suit(s))
+        text = (
+            "A bezique is "
+            + listed(
+                f"{pair} when {listed(suits, 'or')} are trumps" for pair, suits in grouped.items()
+            )
+            + "."
+        )
+    groups: dict[str, list[str]] = {}
+    for s, p in pairs.items():
+        groups.setdefault(" ".join(p), []).append(s)
+    cells = "; ".join(f"{','.join(suits)}: {p}" for p, suits in groups.items())
+    if len(groups) == 1:
+        cells = f"all: {next(iter(groups))}"
     return Said("declarations", "declarations.bezique_cards", text, covers, SOURCE, cells)
 
 
@@ -103,7 +133,9 @@ def _classes(combos: Mapping[str, Mapping[str, Any]]) -> list[Said]:
             "; ".join(parts),
         )
     ]
-    growing = {n: bool(c["grows_in_one_trick"]) for n, c in combos.items() if "grows_in_one_trick" in c}
+    growing = {
+        n: bool(c["grows_in_one_trick"]) for n, c in combos.items() if "grows_in_one_trick" in c
+    }
     if growing:
         said.append(_growing(growing))
     return said
@@ -124,8 +156,14 @@ def _growing(growing: Mapping[str, bool]) -> Said:
         parts.append(f"{listed(yes)} may be completed after the same trick")
     covers = tuple(f"declarations.combinations.{n}.grows_in_one_trick" for n in growing)
     cells = " ".join(f"{n} {value(g)}" for n, g in growing.items())
-    return Said("declarations", "declarations.grows_in_one_trick", "; ".join(parts) + ".",
-                covers, SOURCE, cells)
+    return Said(
+        "declarations",
+        "declarations.grows_in_one_trick",
+        "; ".join(parts) + ".",
+        covers,
+        SOURCE,
+        cells,
+    )
 
 
 def score_table(data: Data) -> list[Said]:
@@ -153,7 +191,7 @@ def _combination(name: str, combo: Mapping[str, Any]) -> Said:
     else:
         keys.append("beziques")
         n = int(combo["beziques"])
-        what = "the queen and knave of the bezique" if n == 1 else f"{n} beziques together"
+        what = "the bezique's queen and knave" if n == 1 else f"{n} beziques shown together"
     path = f"declarations.combinations.{name}"
     source = ("declarations", "combinations", name, "source") if "source" in combo else SOURCE
     return Said(
@@ -162,5 +200,5 @@ def _combination(name: str, combo: Mapping[str, Any]) -> Said:
         f"{label(name)} ({what}) scores {combo['points']}.",
         tuple(f"{path}.{k}" for k in keys),
         source,
-        str(combo["points"]),
+        f"{combo['points']} ({what})",
     )

@@ -10,21 +10,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import capital, card, label, listed, number, rank, suit, value
+from bezique.rulebook.words import capital, listed, number, rank, suit, value
 
 Data = Mapping[str, Any]
 
 
 def about(data: Data) -> list[Said]:
     """The variant's names and summary, and the plugins whose procedures it plays."""
-    title = str(data.get("title", data["name"]))
     covers = ("name", "summary") + (("title",) if "title" in data else ())
     plugins = [str(p) for p in data["plugins"]]
     return [
         Said(
             "about",
             "about",
-            f"{title} (variant {data['name']}): {data['summary']}",
+            f"Variant {data['name']}: {data['summary']}",
             covers,
             ("source",),
             str(data["name"]),
@@ -32,7 +31,8 @@ def about(data: Data) -> list[Said]:
         Said(
             "table",
             "plugins",
-            f"The game's procedures are those of the plugins {listed(plugins)}"
+            f"The game's procedures are those of the plugin{'s' if len(plugins) > 1 else ''} "
+            f"{listed(plugins)}"
             + (", a later one answering first where two answer." if len(plugins) > 1 else "."),
             ("plugins",),
             ("source",),

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import listed, rank, value
+from bezique.rulebook.words import listed, rank
 
 Data = Mapping[str, Any]
 
@@ -42,13 +42,26 @@ def seven(data: Data) -> list[Said]:
         ),
     }
     return [
-        Said("seven", "seven_of_trumps.turn_up", turned,
-             ("seven_of_trumps.rank", "seven_of_trumps.turn_up_points"), src,
-             f"{s['rank']} {s['turn_up_points']}"),
-        Said("seven", "seven_of_trumps.scoring", ways[s["scoring"]],
-             ("seven_of_trumps.scoring", "seven_of_trumps.declare_points",
-              "seven_of_trumps.exchange_points"), src,
-             f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}"),
+        Said(
+            "seven",
+            "seven_of_trumps.turn_up",
+            turned,
+            ("seven_of_trumps.rank", "seven_of_trumps.turn_up_points"),
+            src,
+            f"{s['rank']} {s['turn_up_points']}",
+        ),
+        Said(
+            "seven",
+            "seven_of_trumps.scoring",
+            ways[s["scoring"]],
+            (
+                "seven_of_trumps.scoring",
+                "seven_of_trumps.declare_points",
+                "seven_of_trumps.exchange_points",
+            ),
+            src,
+            f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}",
+        ),
     ]
 
 
@@ -82,12 +95,17 @@ def brisques(data: Data) -> list[Said]:
     said = []
     b = data.get("brisques")
     if b is not None:
-        said.append(Said(
-            "brisques", "brisques",
-            f"Each {listed((rank(r) for r in b['ranks']), 'or')} won in a trick (a brisque) "
-            f"scores {b['points']} to the player who wins it, counted {TIMING[b['timing']]}.",
-            ("brisques.ranks", "brisques.points", "brisques.timing"), ("brisques", "source"),
-            f"{b['points']} {b['timing']}"))
+        said.append(
+            Said(
+                "brisques",
+                "brisques",
+                f"Each {listed((rank(r) for r in b['ranks']), 'or')} won in a trick (a brisque) "
+                f"scores {b['points']} to the player who wins it, counted {TIMING[b['timing']]}.",
+                ("brisques.ranks", "brisques.points", "brisques.timing"),
+                ("brisques", "source"),
+                f"{b['points']} {b['timing']}",
+            )
+        )
     t = data.get("last_trick")
     if t is not None:
         which = (
@@ -95,11 +113,16 @@ def brisques(data: Data) -> list[Said]:
             if t["which"] == "stock_exhausting"
             else "the very last trick of the hand"
         )
-        said.append(Said(
-            "brisques", "last_trick",
-            f"The last trick, {which}, scores {t['points']} to its winner.",
-            ("last_trick.which", "last_trick.points"), ("last_trick", "source"),
-            f"{t['points']} {t['which']}"))
+        said.append(
+            Said(
+                "brisques",
+                "last_trick",
+                f"The last trick, {which}, scores {t['points']} to its winner.",
+                ("last_trick.which", "last_trick.points"),
+                ("last_trick", "source"),
+                f"{t['points']} {t['which']}",
+            )
+        )
     return said
 
 
@@ -109,15 +132,18 @@ def endgame(data: Data) -> list[Said]:
     if e is None:
         return []
     duties = [
-        text for key, text in (
+        text
+        for key, text in (
             ("follow_suit", "follow suit"),
             ("must_win", "win the trick if he can"),
             ("must_trump", "trump when he cannot follow"),
-        ) if e[key]
+        )
+        if e[key]
     ]
     text = (
         "Once the stock is exhausted, in the tricks that remain each player must "
-        + listed(duties) + "."
+        + listed(duties)
+        + "."
         if duties
         else "Once the stock is exhausted play stays free: no duty to follow or to win."
     )
@@ -131,8 +157,16 @@ def endgame(data: Data) -> list[Said]:
             else "the last trick's winner plays his hand out against his left-hand "
             "adversary, then the other two play theirs, two cards a trick"
         )
-        said.append(Said("endgame", "endgame.mode", f"With more than two players, {mode}.",
-                         ("endgame.mode",), ("endgame", "source"), str(e["mode"])))
+        said.append(
+            Said(
+                "endgame",
+                "endgame.mode",
+                f"With more than two players, {mode}.",
+                ("endgame.mode",),
+                ("endgame", "source"),
+                str(e["mode"]),
+            )
+        )
     return said
 
 
@@ -144,10 +178,26 @@ def game(data: Data) -> list[Said]:
         if g["check"] == "at_once"
         else "scores are compared with it only when a hand is over"
     )
-    both = "the winner of the last trick" if g["both_over"] == "last_trick_winner" else "the higher score"
+    both = (
+        "the winner of the last trick"
+        if g["both_over"] == "last_trick_winner"
+        else "the higher score"
+    )
     return [
-        Said("game", "game.target", f"The game is {g['target']} point{'' if g['target'] == 1 else 's'} up; {check}.",
-             ("game.target", "game.check"), ("game", "source"), f"{g['target']} {g['check']}"),
-        Said("game", "game.both_over", f"When both sides pass the target, {both} wins.",
-             ("game.both_over",), ("game", "source"), str(g["both_over"])),
+        Said(
+            "game",
+            "game.target",
+            f"The game is {g['target']} point{'' if g['target'] == 1 else 's'} up; {check}.",
+            ("game.target", "game.check"),
+            ("game", "source"),
+            f"{g['target']} {g['check']}",
+        ),
+        Said(
+            "game",
+            "game.both_over",
+            f"When both sides pass the target, {both} wins.",
+            ("game.both_over",),
+            ("game", "source"),
+            str(g["both_over"]),
+        ),
     ]
