@@ -85,9 +85,17 @@ def _section(section: str, members: Sequence[RuleLine]) -> list[str]:
 
 
 def bibliography_html(texts: Iterable[str]) -> list[str]:
-    """The bibliography section: an entry for each code cited in ``texts``, in first-cited order."""
+    """The bibliography section: an entry for each code cited in ``texts``, in first-cited order.
+
+    The sources that a cited reading's options name follow, so that every link resolves.
+    """
     codes = list(dict.fromkeys(c.code for text in texts for c in citations_in(text)))
     book = bibliography()
+    for code in codes:  # the sources a reading's options name are entries too
+        entry = book.lookup(code)
+        if isinstance(entry, Reading):
+            named = [c for option in entry.options for c in option.sources]
+            codes += [c for c in dict.fromkeys(named) if c not in codes]
     out = ['<section id="bibliography">', "<h2>Sources and readings</h2>", "<dl>"]
     for code in codes:
         out.append(f'<dt id="{anchor(code)}">{escape(code)}</dt>')
