@@ -214,10 +214,9 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             RuleProse(
                 "endgame",
                 "multihand.duels",
-                "The end-game is played in two duels: the winner of the last trick and his "
-                "left-hand adversary play their hands out against each other, two cards a "
-                "trick, then the other two play theirs, the seat beside the first leader "
-                "leading, each under the end-game duties of two hands.",
+                "In the two duels of the end-game the seat opposite the last trick's winner "
+                "leads the second (the source does not say who does); each duel is played "
+                "two cards a trick under the duties of the two-hand end-game.",
                 "S0 four-hand paragraph; A26",
             )
         )
@@ -226,9 +225,8 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             RuleProse(
                 "endgame",
                 "multihand.best_so_far",
-                "In the end-game every player plays to each trick and the card to beat is the "
-                "best one played so far: a player who can neither follow nor trump over it may "
-                "throw any card.",
+                "In the end-game a player who can neither follow suit nor beat the best card "
+                "played so far by trumping may throw away any card.",
                 "S0 three-hand paragraph; BIC-4; A26",
             )
         )

@@ -45,8 +45,7 @@ def rules(data: Data) -> list[Said]:
     if d is None:
         return []
     new_card = (
-        "Each declaration must bring at least one card from the hand not already declared "
-        "on the table."
+        "Each declaration must bring at least one card not declared before."
         if d["new_card_required"]
         else "A declaration may be made of cards already on the table alone."
     )

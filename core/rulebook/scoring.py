@@ -18,17 +18,22 @@ def seven(data: Data) -> list[Said]:
         return []
     src = ("seven_of_trumps", "source")
     name = f"the {rank(s['rank'])} of trumps"
+    turn_up = data["trumps"]["mode"] == "turn_up"
     turned = (
-        f"A {rank(s['rank'])} turned up for trumps scores {s['turn_up_points']} to the dealer."
-        if data["trumps"]["mode"] == "turn_up"
-        else f"No card is turned up, so no {rank(s['rank'])} scores for the dealer "
-        f"(were one turned up: {s['turn_up_points']})."
+        f"A {rank(s['rank'])} turned up for trumps gives the dealer {_points(s['turn_up_points'])}."
+        if turn_up
+        else f"No card is turned up, so no {rank(s['rank'])} scores for the dealer."
+    )
+    exchange = (
+        f"exchange it for the turned-up card, scoring {_points(s['exchange_points'])}, or "
+        if turn_up
+        else ""
     )
     ways = {
         "declare_or_exchange": (
             f"A player holding {name} may, after winning a trick and before drawing, "
-            f"exchange it for the turned-up card, scoring {s['exchange_points']}, or "
-            f"declare it, scoring {s['declare_points']}; each such card scores once."
+            f"{exchange}declare it, scoring {_points(s['declare_points'])}; each such card "
+            "scores once."
         ),
         "on_play": (
             f"{name.capitalize()} scores {s['declare_points']} to whoever plays it to a "
@@ -63,6 +68,11 @@ def seven(data: Data) -> list[Said]:
             f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}",
         ),
     ]
+
+
+def _points(points: int) -> str:
+    """Points in words: ``nothing`` for none."""
+    return "nothing" if points == 0 else str(points)
 
 
 def carte_blanche(data: Data) -> list[Said]:

@@ -21,16 +21,19 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             "trick.",
             "S0 play and draw paragraphs; S2 play; A32 for the order of the draw",
         ),
-        RuleProse(
-            "declarations",
-            "ordinary.winner_declares",
-            "Only the trick's winner may declare, between winning it and drawing.  What "
-            "he declares he lays face up on the table; those cards stay his, to be played "
-            "from the table as if from his hand, and a card played away breaks the "
-            "combinations it was in.",
-            "S0 declaring paragraph",
-        ),
     ]
+    if "open_cards" not in data:  # Polish bezique declares from the open rows instead
+        prose.append(
+            RuleProse(
+                "declarations",
+                "ordinary.winner_declares",
+                "Only the trick's winner may declare, between winning it and drawing.  What "
+                "he declares he lays face up on the table; those cards stay his, to be played "
+                "from the table as if from his hand, and a card played away breaks the "
+                "combinations it was in.",
+                "S0 declaring paragraph",
+            )
+        )
     if data.get("declarations", {}).get("per_trick") == "one":
         prose.append(
             RuleProse(
