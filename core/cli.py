@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``play``, ``rules``, ``diff``.
+``bench``, ``tournament``, ``play``, ``sources``, ``rules``, ``diff``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bezique import __version__
+from bezique import sources as sources_command
 from bezique.errors import BeziqueError
 
 MAX_GAMES = 1_000_000
@@ -129,6 +130,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = commands.add_parser("validate", help="check variant files; print every problem")
     validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")
+
+    sources = commands.add_parser(
+        "sources", help="the bibliography: every source code and reading id the files cite"
+    )
+    sources.add_argument(
+        "code", nargs="?", metavar="CODE", help="one entry: a source (S0, BIC-R) or reading (A33)"
+    )
 
     replay = commands.add_parser("replay", help="replay a game record; print hand and game scores")
     replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
@@ -352,6 +360,7 @@ def _run(args: argparse.Namespace) -> int:
         "bench": _bench,
         "tournament": _tournament,
         "play": _play,
+        "sources": sources_command.run,
         "rules": _rules,
         "diff": _diff,
     }

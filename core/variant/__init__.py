@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bezique.errors import VariantError
-from bezique.variant import checks, explain, loader
+from bezique.variant import checks, citations, explain, loader
 from bezique.variant.loader import BUILTIN_PREFIX, MAX_CHAIN_VALUES, apply_overrides
 from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origins, kind, ordered
 from bezique.variant.schema import (
@@ -210,14 +210,20 @@ def _fill_defaults(data: dict[str, Any]) -> None:
 
 
 def validate_paths(paths: Sequence[str]) -> list[str]:
-    """Load each of ``paths`` as a variant spec; return every problem found (none: ``[]``)."""
+    """Load each of ``paths`` as a variant spec; return every problem found (none: ``[]``).
+
+    Besides what loading finds, each code a ``source:`` text cites must be in the
+    bibliography (:mod:`bezique.variant.citations`).  A problem of a file shared
+    by several of ``paths`` (a parent) is listed once.
+    """
     messages: list[str] = []
     for path in paths:
         try:
             load_variant(path)
         except VariantError as exc:
             messages.extend(exc.problems)
-    return messages
+        messages.extend(citations.citation_problems(path))
+    return list(dict.fromkeys(messages))
 
 
 def variant_summaries() -> list[tuple[str, str]]:
