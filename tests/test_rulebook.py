@@ -18,6 +18,7 @@ import pytest
 from clirun import run
 
 from bezique import registry, ruleset
+from bezique.bibliography import bibliography, citations_in
 from bezique.errors import PluginError
 from bezique.game import ruleset_for
 from bezique.hookspecs import RuleProse, hookimpl
@@ -152,12 +153,24 @@ def test_each_built_in_plugin_describes_its_procedures_with_citations() -> None:
     assert {"multihand.duels", "multihand.second_double"} <= four
 
 
+def test_every_code_a_rule_cites_is_in_the_bibliography() -> None:
+    book = bibliography()
+    cited = {
+        (line.by_plugin, c.code)
+        for name in VARIANTS
+        for line in lines_of(name)
+        for c in citations_in(line.source or "")
+    }
+    assert {plugin for plugin, _ in cited} >= {None, "ordinary", "grand", "rubicon", "lift"}
+    assert [(plugin, code) for plugin, code in cited if book.lookup(code) is None] == []
+
+
 def test_an_outside_plugin_without_the_hook_still_has_a_rulebook() -> None:
     lines = lines_of("eight-pack")
     assert "eightpack" not in {line.by_plugin for line in lines}
     table = {line.key: line for line in lines if line.section == "score_table"}
     assert table["declarations.combinations.quintuple_bezique"].text == (
-        "Quintuple bezique (5 beziques shown together) scores 9000."
+        "Quintuple bezique (5 bezique pairs shown together) scores 9000."
     )
     assert table["declarations.combinations.quintuple_bezique"].inherited_from is None
 

@@ -148,8 +148,8 @@ def _growing(growing: Mapping[str, bool]) -> Said:
     if no:
         parts.append(
             f"Cards declared after a trick in a lower combination of its class cannot "
-            f"complete {listed(no, 'or')} after the same trick: declared together, its "
-            "cards score it alone"
+            f"complete {listed((f'a {n}' for n in no), 'or')} after the same trick: "
+            "declared together, its cards score it alone"
         )
     if yes:
         parts.append(f"{listed(yes)} may be completed after the same trick")
@@ -190,7 +190,11 @@ def _combination(name: str, combo: Mapping[str, Any]) -> Said:
     else:
         keys.append("beziques")
         n = int(combo["beziques"])
-        what = "the bezique's queen and knave" if n == 1 else f"{n} beziques shown together"
+        what = (
+            "the queen and knave of the bezique pair"
+            if n == 1
+            else f"{n} bezique pairs shown together"
+        )
     path = f"declarations.combinations.{name}"
     source = ("declarations", "combinations", name, "source") if "source" in combo else SOURCE
     return Said(
