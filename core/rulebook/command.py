@@ -1,4 +1,8 @@
-"""The commands ``bezique rules`` (a variant's rulebook) and ``bezique diff`` (rule by rule)."""
+"""The commands ``bezique rules`` (a variant's rulebook) and ``bezique diff`` (rule by rule).
+
+Their arguments are parsed by :mod:`bezique.cli`, which imports this module only to run
+one of them (listing the variants loads no schema validator).
+"""
 
 from __future__ import annotations
 
@@ -15,47 +19,8 @@ from bezique.rulebook.diffshow import as_json, text
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
 
-FORMATS = ("text", "markdown", "html")
-"""The formats ``bezique rules --format`` writes."""
-
 BAD_INPUT = 2
 """``bezique diff``'s exit status when a variant cannot be read (as ``diff``'s for trouble)."""
-
-
-def add_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``rules`` and ``diff`` subcommands to the ``bezique`` parser."""
-    rules = commands.add_parser(
-        "rules",
-        help="print a variant's complete rulebook, each rule with its source",
-        description="Print the rulebook of a variant from its merged data: a sentence a "
-        "rule, with its citation, the parent it is inherited from, and the prose of "
-        "the procedures its plugins carry out.",
-    )
-    rules.add_argument("variant", metavar="VARIANT", help="variant name or YAML path")
-    rules.add_argument(
-        "--format", choices=FORMATS, default="text", help="text (default), markdown or html"
-    )
-    rules.add_argument(
-        "--output", metavar="FILE", help="write the rulebook to FILE instead of stdout"
-    )
-    diff = commands.add_parser(
-        "diff",
-        help="compare variants rule by rule; exit 0 when equal, 1 when they differ",
-        description="Compare the merged rules of two or more variants rule by rule (never "
-        "their files' text), grouped by rulebook section. Two variants: a line in words "
-        "for each side, with its citation. Three or more: a matrix of the rules on which "
-        "any of them differs. Exit status 0 when the rules are equal, 1 when they differ, "
-        "2 when a variant cannot be read.",
-    )
-    diff.add_argument(
-        "variants", metavar="VARIANT", nargs="+", help="variant names or YAML paths (two or more)"
-    )
-    diff.add_argument("--json", action="store_true", help="print the differences as JSON")
-    diff.add_argument(
-        "--sources",
-        action="store_true",
-        help="show rules said alike but cited from other sources too",
-    )
 
 
 def run_rules(args: argparse.Namespace) -> int:
