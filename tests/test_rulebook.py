@@ -7,6 +7,7 @@ some sentence, so that a new key without prose fails here.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 from collections.abc import Iterator
@@ -25,7 +26,8 @@ from bezique.hookspecs import RuleProse, hookimpl
 from bezique.rulebook import RuleLine, leaves, rule_lines
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
-from bezique.variant import variant_schema, variant_summaries
+from bezique.ruleset import Ruleset
+from bezique.variant import variant_from_data, variant_schema, variant_summaries
 
 VARIANTS = [name for name, _ in variant_summaries()]
 """Every registered variant: the shipped ones and the eight-pack distribution's."""
@@ -95,6 +97,14 @@ def test_a_rule_the_variant_file_does_not_set_names_the_parent_that_did() -> Non
     assert bicycle["endgame.mode"].inherited_from is None
     assert bicycle["partnerships.sides"].inherited_from == "four-hand-partners"
     assert {line.inherited_from for line in lines_of("ordinary")} == {None}
+
+
+def test_merged_data_held_outside_any_file_inherits_nothing() -> None:
+    data = copy.deepcopy(ruleset_for("eb1875").data)
+    held = Ruleset(variant_from_data(data, "record", origin="eb1875"))
+    lines = rule_lines(held)
+    assert {line.inherited_from for line in lines} == {None}
+    assert [line.text for line in lines] == [line.text for line in lines_of("eb1875")]
 
 
 def test_an_override_is_the_variants_own_rule() -> None:

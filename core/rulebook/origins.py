@@ -25,12 +25,14 @@ class Inheritance:
         """Read the chain of ``variant`` and who wrote each of its values."""
         self.origins: Origins | None = None
         self.top: File | None = None
+        if len(variant.chain) < 2:  # one file, or merged data held outside any file
+            return
         try:
             chain, _ = loader.load_chain(loader.resolve_spec(variant.origin))
         except BeziqueError:
             return
-        if len(chain) < 2:
-            return
+        if [file.source.display for file in chain] != list(variant.chain):
+            return  # the files changed since the variant was loaded: claim nothing
         merged, origins = loader.merge_chain(chain)
         if variant.overrides:
             loader.merge_into(merged, variant.overrides, (), None, origins)
