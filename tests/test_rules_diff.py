@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from clirun import run
 
 from bezique.game import ruleset_for
+from bezique.rulebook import render_text, rule_lines
 from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import diff_html
 
@@ -187,3 +189,28 @@ def test_the_html_fragment_is_a_table_whose_citations_resolve() -> None:
     assert cells.links and all(link[1:] in cells.ids for link in cells.links)
     same = diff_html([ruleset_for("ordinary"), ruleset_for("ordinary")])
     assert "have the same rules" in same and "<table>" not in same
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def readme_block_after(marker: str) -> str:
+    """The first plain fenced block of the README after the line that holds ``marker``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if marker in line)
+    begin = lines.index("```", start) + 1
+    return "\n".join(lines[begin : lines.index("```", begin)])
+
+
+def test_the_readme_shows_the_real_output(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "diff", "eb1875", "hoyle1909")
+    assert readme_block_after("hoyle1909` gives the eight rules") == out.rstrip("\n")
+    _, out, _ = run(capsys, "diff", "eb1875", "hoyle1909", "cards-encyclopedia", "modern-article")
+    shown = readme_block_after("modern-article`, first rows of 14")
+    assert out.startswith(shown + "\n")
+    rules = ruleset_for("eb1875")
+    book = render_text(rule_lines(rules), rules.variant.title, 88)
+    excerpt = readme_block_after("COLUMNS=88 bezique rules eb1875")
+    parts = [part.strip("\n") for part in excerpt.removesuffix("...").split("\n...\n")]
+    assert len(parts) == 2 and all(part in book for part in parts)
+    assert "\nThe score table\n---------------\n" in parts[1]
