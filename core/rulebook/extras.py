@@ -168,7 +168,7 @@ def rubicon(data: Data) -> list[Said]:
         "Nothing is rounded."
         if r["rounding"]["to"] == 1
         else f"Fractions of {r['rounding']['to']} are dropped from {stage}, never so far that "
-        "they change who won."
+        "the winner's score falls to nothing."
     )
     blanche = (
         "A carte blanche shown at the deal scores again for each card drawn that is not of "
@@ -187,8 +187,12 @@ def rubicon(data: Data) -> list[Said]:
         line(
             "rubicon_bonus",
             f"A loser under {r['line']} is rubiconed: the winner adds "
-            f"{r['rubicon_bonus']} instead of {r['game_bonus']}, the loser's total, and "
-            f"{r['brisques_bonus']} for the brisques.",
+            f"{r['rubicon_bonus']} instead of {r['game_bonus']} and the loser's total"
+            + (
+                f", and {r['brisques_bonus']} for all the brisques."
+                if r["brisques_bonus"]
+                else ", and nothing for the brisques."
+            ),
             ("rubicon_bonus", "brisques_bonus"),
             f"{r['rubicon_bonus']} + {r['brisques_bonus']}",
         ),

@@ -7,6 +7,7 @@ plugin whose procedure it describes; the section's citations follow it, numbered
 
 from __future__ import annotations
 
+import functools
 import shutil
 import textwrap
 from collections.abc import Iterator, Sequence
@@ -16,6 +17,10 @@ from bezique.rulebook.sections import heading
 
 MAX_WIDTH = 100
 """The widest a text rulebook is wrapped, however wide the terminal."""
+
+
+_fill = functools.partial(textwrap.fill, break_on_hyphens=False, break_long_words=False)
+"""Wrap a paragraph, never inside a word (``re-paired``, ``first-marriage``)."""
 
 
 def sections(lines: Sequence[RuleLine]) -> Iterator[tuple[str, list[RuleLine]]]:
@@ -59,9 +64,9 @@ def render_text(lines: Sequence[RuleLine], title: str, width: int | None = None)
     out = [title, "=" * min(len(title), width)]
     head = about(lines)
     if head is not None:
-        out += ["", textwrap.fill(head.text, width)]
+        out += ["", _fill(head.text, width)]
         if head.source:
-            out.append(textwrap.fill(f"Source: {head.source}", width, subsequent_indent="  "))
+            out.append(_fill(f"Source: {head.source}", width, subsequent_indent="  "))
     for section, members in sections(lines):
         if section == "about":
             continue
@@ -70,10 +75,10 @@ def render_text(lines: Sequence[RuleLine], title: str, width: int | None = None)
         out += ["", name, "-" * len(name)]
         for line in members:
             text = f"{line.text} {marks(line, cited)}".rstrip()
-            out.append(textwrap.fill(text, width, initial_indent="- ", subsequent_indent="  "))
+            out.append(_fill(text, width, initial_indent="- ", subsequent_indent="  "))
         for number, source in enumerate(cited, 1):
             out.append(
-                textwrap.fill(
+                _fill(
                     source,
                     width,
                     initial_indent=f"  [{number}] ",

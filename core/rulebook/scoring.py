@@ -36,14 +36,14 @@ def seven(data: Data) -> list[Said]:
             "scores once."
         ),
         "on_play": (
-            f"{name.capitalize()} scores {s['declare_points']} to whoever plays it to a "
-            f"trick while the stock lasts; it may be exchanged for the turn-up "
-            f"({s['exchange_points']})."
+            f"{name.capitalize()} scores {_points(s['declare_points'])} to whoever plays it "
+            "to a trick while the stock lasts; it is neither exchanged for the turn-up nor "
+            "declared."
         ),
         "trick_winner": (
-            f"{name.capitalize()} scores {s['declare_points']} to the winner of the trick it "
-            f"falls in, who may exchange it for the turned-up card (the {s['exchange_points']} "
-            "is scored once either way)."
+            f"{name.capitalize()} scores {_points(s['declare_points'])} to the winner of the "
+            "trick it falls in, in the end-game too; while the stock lasts he may exchange it "
+            "for the turned-up card, and it scores once, exchanged or not."
         ),
     }
     return [
