@@ -31,9 +31,12 @@ def about(data: Data) -> list[Said]:
         Said(
             "table",
             "plugins",
-            f"The game's procedures are those of the plugin{'s' if len(plugins) > 1 else ''} "
-            f"{listed(plugins)}"
-            + (", a later one answering first where two answer." if len(plugins) > 1 else "."),
+            (
+                f"The game's procedures are those of the plugins {listed(plugins)}, a later "
+                "one answering first where two answer."
+                if len(plugins) > 1
+                else f"The game's procedures are those of the {plugins[0]} plugin."
+            ),
             ("plugins",),
             ("source",),
             value(plugins),

@@ -127,7 +127,7 @@ def brisques(data: Data) -> list[Said]:
             Said(
                 "brisques",
                 "last_trick",
-                f"The last trick, {which}, scores {t['points']} to its winner.",
+                f"The last trick, {which}, scores {_points(t['points'])} to its winner.",
                 ("last_trick.which", "last_trick.points"),
                 ("last_trick", "source"),
                 f"{t['points']} {t['which']}",
@@ -184,9 +184,9 @@ def game(data: Data) -> list[Said]:
     """The target, when it is looked at, and who wins when both pass it."""
     g = data["game"]
     check = (
-        "the game ends as soon as a player reaches it"
+        "it is over as soon as a side reaches the target"
         if g["check"] == "at_once"
-        else "scores are compared with it only when a hand is over"
+        else "the scores are compared with the target only when a hand is over"
     )
     both = (
         "the winner of the last trick"
