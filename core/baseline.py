@@ -1,7 +1,7 @@
 """A straight-line random playout of ordinary two-hand bezique, with no framework.
 
-The calibration of ``bezique bench``: issue 2 measures the framework against "a
-straight-line pure-Python random playout of this game".  This is one, written as
+The calibration of ``bezique bench``: the framework is measured against a
+straight-line pure-Python random playout of this game.  This is one, written as
 plainly and as fast as we can in one function of local variables, with the rules
 ``bezique bench`` plays (variants/ordinary.yaml, S0): the 3-2-3 deal and turn-up,
 the seven turned up, exchanged or shown; free play while the stock lasts; after

@@ -1,7 +1,7 @@
 """The dealer's lift before the deal, and the adversary's guess of it (six-pack bezique).
 
-PW6 and HER give six-pack bezique a bonus before the deal (BEYOND S04, conflict
-X-C4; RULES_REFERENCE M05a): the dealer takes a packet off the top of the pack
+PW6 and HER give six-pack bezique a bonus before the deal (S04, conflict
+X-C4, M05a): the dealer takes a packet off the top of the pack
 without counting it, trying for exactly the cards the deal takes (24 for two
 hands of twelve); his adversary says how many cards he thinks it holds; then
 the packet is counted.  A right guess scores the guesser ``guess_bonus`` (150),

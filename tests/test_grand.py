@@ -1,7 +1,7 @@
 """Grand bezique (S0's four-pack game, also called Chinese), played from stacked decks.
 
-S0 is the EB9 article's Grand section; A-numbers are the readings of
-RULES_REFERENCE.md section 3.  Conventions of the scenarios: the dealer is seat 0,
+S0 is the EB9 article's Grand section; A-numbers are the readings of the
+bibliography (``bezique sources A24``).  Conventions of the scenarios: the dealer is seat 0,
 so seat 1 leads the first trick; trumps are hearts (a ten of hearts is turned up).
 Seat 1 holds low plain cards with no trump, ace, ten or combination (``JUNK``),
 so seat 0 wins the first trick with a low trump and every trick it leads after

@@ -1,6 +1,6 @@
 """The six-pack dealer's lift (plugin ``lift``) and the kernel's questions before the first lead.
 
-PW6 and HER (BEYOND S04, X-C4; RULES_REFERENCE M05a): the dealer lifts a packet
+PW6 and HER (S04, X-C4, M05a): the dealer lifts a packet
 without counting it, his adversary guesses its size, a right guess scores the
 guesser 150 and a packet of exactly 24 the dealer 250.  The tests play a test
 variant over ``ordinary`` (the six-pack preset is the lead's); the packet's size is

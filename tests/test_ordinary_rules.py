@@ -1,7 +1,7 @@
 """Rules tests of ordinary two-hand bezique, played from stacked decks.
 
-Sources (see shared/rules/README.md): S0 is the EB9 article (the main source), S2
-Hoffmann's table; A-numbers are the readings of RULES_REFERENCE.md section 3.
+Sources (the codes of the bibliography, ``bezique sources``): S0 is the EB9 article (the
+main source), S2 Hoffmann's table; A-numbers are the bibliography's readings.
 
 Conventions of most scenarios: the dealer is seat 0, so seat 1 leads the first
 trick.  Trumps are hearts (a ten of hearts is turned up).  Seat 1 holds low

@@ -1,7 +1,7 @@
 """Rules tests of Polish (open) bezique, played from stacked decks, and its conformance.
 
-Sources (see shared/rules/README.md): S0's Polish section is the main source; the
-A-numbers are the readings of RULES_REFERENCE.md section 3.
+Sources (the codes of the bibliography, ``bezique sources``): S0's Polish section is the
+main source; the A-numbers are the bibliography's readings.
 
 Conventions: the dealer is seat 0, so seat 1 leads the first trick; seat 1 is the
 player whose open rows the scenarios build ("A" in S0's examples).  The stock is

@@ -501,7 +501,7 @@ def test_a_lead_out_of_turn_in_a_duel_stays_in_the_duel() -> None:
     assert state.trick_order == (leader, other) and state.to_act == leader and not state.trick
 
 
-# ------------------------------------------------------------------ a card short (P08, issue 11.1)
+# ------------------------------------------------------------------ a card short (P08)
 
 
 def test_a_short_hands_claim_survives_the_opponents_lead() -> None:
@@ -655,7 +655,7 @@ def test_overdrawing_is_reported_right_after_the_draw() -> None:
     assert "right after the draw" in str(error)
 
 
-# ------------------------------------------------------------------ the winner's draw (P05, 11.3)
+# ------------------------------------------------------------------ the winner's draw (P05)
 
 
 def test_a_refereed_game_stops_before_the_winners_draw_s0() -> None:
@@ -981,7 +981,7 @@ def test_a_surplus_found_in_the_end_game_is_penalised_once() -> None:
 
 
 def test_the_chooser_of_the_dealers_surplus_does_not_see_the_dealers_cards() -> None:
-    """Issue 12: the non-dealer's observation listed a choice for each of the dealer's cards."""
+    """A regression: the non-dealer's observation listed a choice for each of the dealer's cards."""
     state = game()
     state.apply("irregular dealt_too_many 0 2")
     assert state.phase == "remedy" and state.to_act == 1

@@ -1,7 +1,7 @@
 """Rubicon bezique (the Portland Club's four-pack game), played from stacked decks.
 
-R-numbers are the rows of the project's Rubicon table and R-C numbers its conflicts;
-A-numbers are the readings of RULES_REFERENCE section 3.  Conventions: seat 1 deals, so
+R-numbers are the bibliography's numbered points of Rubicon, R-C numbers its conflicts and
+A-numbers its readings (``bezique sources R18``).  Conventions: seat 1 deals, so
 seat 0 leads; seat 1 holds low cards of spades, diamonds and clubs (``JUNK``) and plays a
 card of another suit than the one led, so seat 0 wins every trick it leads with hearts
 (or with any card while no trump exists).  Seat 0 draws first: the stock's cards at even
@@ -371,7 +371,7 @@ def test_the_last_trick_of_all_scores_50_and_one_deal_is_the_game() -> None:
     assert state.is_over() and state.hand_no == 0
     last = [(e.player, e.points) for e in state.events if e.rule == "last_trick"]
     assert last == [(state.last_trick_winner, 50)]
-    # 128 cards: 110 in the stock, 55 tricks drawn after, then nine more (BEYOND §4).
+    # 128 cards (R01): 110 in the stock, 55 tricks drawn after, then nine more (R03).
     assert sum(len(w) for w in state.won) == 128
 
 

@@ -329,8 +329,8 @@ def test_an_action_keeps_its_forms() -> None:
 
 
 SAVED_BY_0_1_0 = sorted((Path(__file__).parent / "saved_states").glob("*.json"))
-"""States written by ``to_json`` before the split of ``GameState`` (issue 12): an ordinary
-game in the middle of a turn, a Polish game with open rows, a refereed four-hand game."""
+"""States written by ``to_json`` before the split of ``GameState`` (the first format): an
+ordinary game in the middle of a turn, a Polish game with open rows, a refereed four-hand game."""
 
 
 def test_the_saved_states_are_there() -> None:

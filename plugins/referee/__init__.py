@@ -23,7 +23,7 @@ Where play cannot go on until the injured player chooses (a short deal: made
 up or dealt afresh; an exposed card; two cards lifted; the dealer's surplus),
 the game waits in the ``remedy`` phase and its legal actions are the choices
 (never more than one per face of card).  The rules are S0's penalties
-paragraph, S3's and S4's (RULES_REFERENCE 1.3, P01-P12); the points and the
+paragraph, S3's and S4's (P01-P12); the points and the
 award mode are the variant's ``penalties`` table (A28).
 
 A game started with ``new_game(..., referee=True)`` (a record's ``"referee":

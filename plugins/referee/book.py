@@ -210,7 +210,7 @@ def two_hands(state: GameState, name: str) -> None:
 
 
 def deprecated(old: str, new: str) -> None:
-    """Warn that ``old``, with no card too many in hand, still makes one up (issue 11)."""
+    """Warn that ``old``, with no card too many in hand, still makes one up."""
     warnings.warn(
         f"'{old}' where no card too many is held is deprecated: it gives the top card of "
         f"the stock as if drawn one too many; record the over-draw where it happened "

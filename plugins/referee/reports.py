@@ -156,7 +156,7 @@ def _played_with_seven(state: GameState, name: str, args: list[str]) -> None:
     state.stock.append(card)
     book(state)["extra"][seat] += 1
     # He plays the next trick with a card short: the points may be claimed until he
-    # draws again, however the trick's cards fall (S0, S3, S4; issue 11).
+    # draws again, however the trick's cards fall (S0, S3, S4).
     open_points(state, name, seat, until="draw")
 
 

@@ -1,6 +1,6 @@
 """Eight-pack bezique from stacked decks, written with bezique's public API only.
 
-The rules are PAR's eight-pack column (BEYOND.md rows E01-E12), played over the Rubicon
+The rules are PAR's eight-pack column (the bibliography's points E01-E12), played over the Rubicon
 game (trumps named by the first marriage or sequence, one deal the game, its settlement).
 Conventions of the scenarios: seat 0 deals, so seat 1 leads the first trick; nothing is
 turned up.  Seat 1 holds low plain cards of spades, diamonds and clubs (``JUNK``): no
