@@ -1,7 +1,7 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``compare``, ``play``, ``sources``.
+``bench``, ``tournament``, ``compare``, ``play``, ``sources``, ``rules``, ``diff``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.
@@ -219,7 +219,43 @@ def build_parser() -> argparse.ArgumentParser:
     _tournament_parser(commands)
     _compare_parser(commands)
     _play_parser(commands)
+    _rulebook_parsers(commands)
     return parser
+
+
+def _rulebook_parsers(commands: Any) -> None:
+    """The ``rules`` and ``diff`` subcommands' arguments (run by ``bezique.rulebook.command``)."""
+    rules = commands.add_parser(
+        "rules",
+        help="print a variant's complete rulebook, each rule with its source",
+        description="Print the rulebook of a variant from its merged data: a sentence a "
+        "rule, with its citation, the parent it is inherited from, and the prose of "
+        "the procedures its plugins carry out.",
+    )
+    rules.add_argument("variant", metavar="VARIANT", help="variant name or YAML path")
+    rules.add_argument(
+        "--format",
+        choices=("text", "markdown", "html"),
+        default="text",
+        help="text (default, wrapped to the terminal), markdown, or one standalone HTML page",
+    )
+    rules.add_argument("--output", metavar="FILE", help="write the rulebook to FILE")
+    diff = commands.add_parser(
+        "diff",
+        help="compare variants rule by rule; exit 0 when equal, 1 when they differ",
+        description="Compare the merged rules of two or more variants rule by rule (never "
+        "their files' text), grouped by rulebook section. Two variants: a line in words "
+        "for each side, with its citation. Three or more: a matrix of the rules on which "
+        "any of them differs. Exit status 0 when the rules are equal, 1 when they differ, "
+        "2 when a variant cannot be read.",
+    )
+    diff.add_argument(
+        "variants", metavar="VARIANT", nargs="+", help="variant names or YAML paths (two or more)"
+    )
+    diff.add_argument("--json", action="store_true", help="print the differences as JSON")
+    diff.add_argument(
+        "--sources", action="store_true", help="show the rules said alike but cited otherwise too"
+    )
 
 
 def _tournament_parser(commands: Any) -> None:
@@ -407,6 +443,8 @@ def _run(args: argparse.Namespace) -> int:
         "compare": _compare,
         "play": _play,
         "sources": sources_command.run,
+        "rules": _rules,
+        "diff": _diff,
     }
     return handlers[args.command](args)
 
@@ -576,3 +614,15 @@ def _play(args: argparse.Namespace) -> int:
     from bezique.play import Options, run
 
     return run(Options(args.variant, args.against, args.seat, args.seed, args.save, args.resume))
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from bezique.rulebook.command import run_rules
+
+    return run_rules(args)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from bezique.rulebook.command import run_diff
+
+    return run_diff(args)

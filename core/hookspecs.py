@@ -155,6 +155,46 @@ def bezique_variant_schema() -> Mapping[str, Any] | None:
     """
 
 
+# ====================================================================== describing the rules
+
+
+class RuleProse(NamedTuple):
+    """A rulebook sentence a plugin says of its procedure (:func:`bezique_describe_rules`).
+
+    The rulebook (``bezique rules``) prints it in its :attr:`section`, after the
+    sentences the kernel makes from the variant's data, and ``bezique diff`` compares
+    it by :attr:`section` and :attr:`key` as it compares those.
+    """
+
+    section: str
+    """The rulebook section it belongs to: ``table``, ``deal``, ``trumps``, ``play``,
+    ``declarations``, ``score_table``, ``carte_blanche``, ``seven``, ``brisques``,
+    ``endgame``, ``game``, ``penalties``, ``open_cards``, ``partnerships``, ``rubicon``,
+    ``lift``; any other name makes a section of its own at the end."""
+    key: str
+    """What the sentence is about, unique in the plugin's answer (``grand.reform``)."""
+    text: str
+    """The sentence(s), in the plugin author's own words."""
+    source: str | None = None
+    """Its citation: source codes and sections (``S0 Grand section; A24``)."""
+    covers: tuple[str, ...] = ()
+    """The dotted paths of the variant's data the sentence states (``lift.sizes``), if any."""
+
+
+@hookspec
+def bezique_describe_rules(data: Mapping[str, Any]) -> Sequence[RuleProse] | None:
+    """Collect: the rules this plugin's code carries out, in words, for a variant's rulebook.
+
+    Asked of every plugin a game of the variant is played with (the listed ones and
+    those that join them), in that order, when ``bezique rules`` or ``bezique diff``
+    reads a variant (not a game hook).  ``data`` is the merged variant data.  Return
+    one :class:`RuleProse` for each procedure (what the numbers of the data cannot
+    say: how a combination is formed again, who declares after a partner's trick),
+    written from ``data`` so that it says what this variant plays; or ``None``.  A
+    plugin that answers nothing still plays: its rulebook has only the data's rules.
+    """
+
+
 # ====================================================================== the deal
 
 

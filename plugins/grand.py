@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from bezique.actions import Kind
 from bezique.game import GameState
-from bezique.hookspecs import DeclaringRole, hookimpl
+from bezique.hookspecs import DeclaringRole, RuleProse, hookimpl
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
@@ -284,3 +284,22 @@ def _released(state: GameState, read: dict[int, int], shared: set[int], shift: i
 def _is_pair(combo: Combination) -> bool:
     """Whether ``combo`` is two cards of one suit (a marriage)."""
     return combo.size == 2 and not combo.pairs and not combo.rank_faces
+
+
+@hookimpl
+def bezique_describe_rules() -> list[RuleProse]:
+    """Grand's rule in words: a combination broken by a card played away may score again."""
+    return [
+        RuleProse(
+            "declarations",
+            "grand.again",
+            "Once a card of a declared combination has been played to a trick, the cards of "
+            "it still on the table may be made up again with a like card from the hand, and "
+            "the combination scores again: four of a kind with a fifth card of the rank, a "
+            "queen whose king has gone married to another king, a bezique, double or "
+            "sequence likewise, as often as it can be made.  A fresh card may only take the "
+            "place of one played away: a queen whose king is still on the table cannot "
+            "marry another (a widow may remarry, a wife may not).",
+            "S0 Grand section; A23, A24 (widow, not bigamy); R16 for Rubicon",
+        )
+    ]

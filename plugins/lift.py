@@ -43,7 +43,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import ScoreEvent
-from bezique.hookspecs import KeyPath, Question, hookimpl
+from bezique.hookspecs import KeyPath, Question, RuleProse, hookimpl
 from bezique.state import PluginState
 from bezique.variant import load_fragment
 
@@ -190,3 +190,23 @@ def bezique_answer(
         detail = f"seat {player} guessed the {lift.packet} cards the dealer lifted"
         events.append(ScoreEvent(player, section["guess_bonus"], "lift.guessed", detail))
     return events
+
+
+@hookimpl
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
+    """How the packet's size is drawn and when the guess is made."""
+    section = data.get(KEY)
+    if section is None or not section["enabled"]:
+        return []
+    return [
+        RuleProse(
+            "lift",
+            "lift.procedure",
+            "The packet's size is chance: every size of the range is as likely as another "
+            "(no source says how near a dealer comes to his aim, so this is the project's "
+            "assumption).  The dealer's adversary, on his left, names his guess before the "
+            "first lead; both bonuses may score in one hand, and the cards are dealt as the "
+            "pack lies.",
+            "PW6, HER; S04, X-C4",
+        )
+    ]

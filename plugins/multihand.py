@@ -27,12 +27,13 @@ a two-card trick under the ordinary end-game duties.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind
 from bezique.game import GameState
-from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
+from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
 from bezique.state import PluginState
 from bezique.variant import load_fragment
@@ -181,3 +182,52 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
             )
         ]
     return []
+
+
+@hookimpl
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
+    """The second double bezique, the draw round the table and the end-game of several hands."""
+    combos = data.get("declarations", {}).get("combinations", {})
+    double = next((c["points"] for c in combos.values() if c.get("beziques") == 2), None)
+    prose = [
+        RuleProse(
+            "play",
+            "multihand.draw",
+            "With more than two at the table the trick's winner draws first and the others "
+            "after him, going round to his left.",
+            "S0 three- and four-hand section; A32",
+        ),
+    ]
+    if double is not None:
+        prose.append(
+            RuleProse(
+                "declarations",
+                "multihand.second_double",
+                "A double bezique may be declared again with one bezique already used in a "
+                "double and still on the table and a new bezique, a queen and a knave never "
+                f"declared among the beziques; it scores {double} again.",
+                "S0 three-hand paragraph",
+            )
+        )
+    if data.get("endgame", {}).get("mode") == "duels":
+        prose.append(
+            RuleProse(
+                "endgame",
+                "multihand.duels",
+                "In the two duels of the end-game the seat opposite the last trick's winner "
+                "leads the second (the source does not say who does); each duel is played "
+                "two cards a trick under the duties of the two-hand end-game.",
+                "S0 four-hand paragraph; A26",
+            )
+        )
+    else:
+        prose.append(
+            RuleProse(
+                "endgame",
+                "multihand.best_so_far",
+                "In the end-game a player who can neither follow suit nor beat the best card "
+                "played so far by trumping may throw away any card.",
+                "S0 three-hand paragraph; BIC-4; A26",
+            )
+        )
+    return prose

@@ -27,11 +27,12 @@ whatever the roles composed before it allow, and judges them by the same rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.game import GameState
-from bezique.hookspecs import DeclaringRole, hookimpl
+from bezique.hookspecs import DeclaringRole, RuleProse, hookimpl
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
@@ -202,3 +203,35 @@ def _pairs(
 def bezique_variant_schema() -> dict[str, Any]:
     """The keys this plugin adds to ``partnerships`` (``partnership.schema.json``)."""
     return load_fragment(__package__ or "bezique.plugins", "partnership.schema.json")
+
+
+@hookimpl
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
+    """How partners take their turns to declare, and how a shared bezique is made up."""
+    rules = data.get("partnerships")
+    if rules is None:
+        return []
+    if rules["declarer"] == "either":
+        turn = (
+            "Each partner declares under the ordinary rules, the winner first; the "
+            "cards are drawn once both have had their turn."
+        )
+    else:
+        turn = (
+            "A winner who declares ends his side's turn; one who ends it without "
+            "declaring hands it to his partner, and if the partner has nothing to "
+            "declare the winner cannot take it back."
+        )
+    prose = [RuleProse("partnerships", "partnership.turns", turn, "S0 four-hand paragraph; BIC-4")]
+    if rules["shared_beziques"]:
+        prose.append(
+            RuleProse(
+                "partnerships",
+                "partnership.shared",
+                "Beziques taken from the partner for a double or triple must come whole, a "
+                "queen and a knave he has declared as beziques; the declarer brings at least "
+                "one bezique of his own, and the class rules judge the whole declaration.",
+                "S0 four-hand paragraph; A25",
+            )
+        )
+    return prose

@@ -37,12 +37,13 @@ played away (the ``grand`` plugin).  What this plugin adds is the rest of the ga
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind, ScoreEvent
 from bezique.game import GameState
-from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
+from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.ordinary import Combination, tables
 from bezique.state import DRAWN_GAME, PluginState
@@ -380,3 +381,25 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
             )
         )
     return problems
+
+
+@hookimpl
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
+    """One deal a game, the winner on the totals, and a tie."""
+    return [
+        RuleProse(
+            "game",
+            "rubicon.one_deal",
+            "One deal is the game: once its last trick is played the totals are settled, "
+            "whatever they are, and no target is aimed at.",
+            "BIC-R, CM-R; R20",
+        ),
+        RuleProse(
+            "rubicon",
+            "rubicon.winner",
+            "The higher total wins, brisques counted when they are counted at all: brisques "
+            "counted to save the lower total may put it ahead.  Totals still equal make a "
+            "drawn game, with no bonus to either.",
+            "BIC-R; R18, R21; A22e",
+        ),
+    ]

@@ -105,6 +105,7 @@ def test_plugins_lists_the_built_ins_of_the_bezique_distribution_with_their_hook
         {"name": "bezique_after_deal", "kind": "notify"},
         {"name": "bezique_after_trick", "kind": "notify"},
         {"name": "bezique_declaring_roles", "kind": "collect"},
+        {"name": "bezique_describe_rules", "kind": "collect"},
         {"name": "bezique_requires", "kind": "collect"},
     ]
     assert {"name": "bezique_joins", "kind": "collect"} in plugins["referee"]["hooks"]
@@ -123,10 +124,11 @@ def test_plugins_text_lines_up_in_columns(capsys: pytest.CaptureFixture[str]) ->
         assert rows[start] == [name, "bezique", VERSION, "-", first]
         # the other hooks, one a line, under the first
         assert rows[start + 1 : start + len(hooks)] == [["", "", "", "", hook] for hook in rest]
-    assert [row[4] for row in rows[where["grand"] :][:4]] == [
+    assert [row[4] for row in rows[where["grand"] :][:5]] == [
         "notify   bezique_after_deal",
         "notify   bezique_after_trick",
         "collect  bezique_declaring_roles",
+        "collect  bezique_describe_rules",
         "collect  bezique_requires",
     ]
 

@@ -49,6 +49,7 @@ from bezique.game import GameState, ScoreEvent
 from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
 from bezique.plugins.ordinary import sevens_scored, tables
 from bezique.plugins.polish.declaring import PolishDeclarations
+from bezique.plugins.polish.prose import bezique_describe_rules as bezique_describe_rules
 from bezique.plugins.polish.rows import (
     HAND_KEY,
     OPEN_CARDS,

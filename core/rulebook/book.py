@@ -1,0 +1,180 @@
+"""A variant's rulebook as rule lines: one sentence a rule, from the merged data and the plugins.
+
+:func:`rule_lines` makes the sentences of every section the kernel and the built-in
+plugins know from the merged data (:mod:`~bezique.rulebook.making`,
+:mod:`~bezique.rulebook.declaring`, :mod:`~bezique.rulebook.scoring`,
+:mod:`~bezique.rulebook.extras`), each with the ``source:`` text of its section and the
+parent it is inherited from, then asks every plugin of the game for the prose of its
+procedures (:func:`bezique.hookspecs.bezique_describe_rules`).  A value of the data that
+no sentence states (an outside plugin's key it does not describe) still gets a plain
+line in the section ``other``, so that nothing the variant sets is left unsaid.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bezique.errors import PluginError
+from bezique.hookspecs import RuleProse
+from bezique.rulebook import declaring, extras, making, scoring
+from bezique.rulebook.origins import Inheritance
+from bezique.rulebook.sections import Said, order
+from bezique.rulebook.words import value
+from bezique.ruleset import Ruleset
+
+OTHER = "other"
+"""The section of the lines for values no sentence states."""
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    """One rule of a variant's rulebook, in one sentence.
+
+    ``section`` is the rulebook section (:data:`~bezique.rulebook.sections.SECTIONS`),
+    ``key`` what the rule is about (``declarations.per_trick``), unique in the book;
+    ``source`` the citation (the ``source:`` text of its section, None when there is
+    none); ``inherited_from`` the parent variant whose file set it when the variant's
+    own file does not; ``by_plugin`` the plugin whose procedure it describes (None: made
+    from the data).  ``covers`` are the dotted paths of the data it states, ``value``
+    those values in short.
+    """
+
+    section: str
+    key: str
+    text: str
+    source: str | None
+    inherited_from: str | None
+    by_plugin: str | None
+    covers: tuple[str, ...] = ()
+    value: str = ""
+
+
+MAKERS: tuple[Callable[[Mapping[str, Any]], list[Said]], ...] = (
+    making.about,
+    making.table,
+    making.cards,
+    making.deal,
+    making.trumps,
+    making.trick,
+    declaring.rules,
+    declaring.score_table,
+    scoring.carte_blanche,
+    scoring.seven,
+    scoring.brisques,
+    scoring.endgame,
+    scoring.game,
+    extras.penalties,
+    extras.open_cards,
+    extras.partnerships,
+    extras.rubicon,
+    extras.lift,
+)
+"""The sentence makers of the data, in rulebook order."""
+
+
+def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
+    """Every rule of ``ruleset``'s variant, one sentence each, in rulebook order."""
+    data = ruleset.data
+    inheritance = Inheritance(ruleset.variant)
+    lines = [
+        RuleLine(
+            s.section,
+            s.key,
+            s.text,
+            _source(data, s.source),
+            inheritance.parent_of(s.covers),
+            None,
+            s.covers,
+            s.value,
+        )
+        for make in MAKERS
+        for s in make(data)
+    ]
+    lines += plugin_lines(ruleset)
+    covered = {path for line in lines for path in line.covers}
+    lines += [
+        RuleLine(
+            OTHER,
+            path,
+            f"The setting {path} is {value(leaf)}.",
+            None,
+            inheritance.parent_of((path,)),
+            None,
+            (path,),
+            value(leaf),
+        )
+        for path, leaf in leaves(data)
+        if path not in covered
+    ]
+    return sorted(lines, key=lambda line: order(line.section))
+
+
+def _source(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
+    """The ``source:`` text at ``path`` of the data, or None."""
+    found: Any = data
+    for key in path:
+        if not isinstance(found, Mapping) or key not in found:
+            return None
+        found = found[key]
+    return " ".join(found.split()) if isinstance(found, str) else None
+
+
+def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:
+    """The prose of every plugin of the game that describes its procedures, in plugin order."""
+    lines: list[RuleLine] = []
+    keys: set[tuple[str, str]] = set()
+    caller = ruleset.manager.hook.bezique_describe_rules
+    for impl in caller.get_hookimpls():
+        arguments = {"data": copy.deepcopy(ruleset.data)}
+        answer: Any = impl.function(**{name: arguments[name] for name in impl.argnames})
+        if answer is not None and not isinstance(answer, list | tuple):
+            raise PluginError(
+                f"plugin {impl.plugin_name!r}: bezique_describe_rules returned "
+                f"{type(answer).__name__}, not a list of RuleProse"
+            )
+        for prose in answer or ():
+            line = _prose_line(impl.plugin_name, prose)
+            if (line.section, line.key) in keys:
+                raise PluginError(
+                    f"plugin {impl.plugin_name!r} describes the rule {line.key!r} of the "
+                    f"section {line.section!r} a second time"
+                )
+            keys.add((line.section, line.key))
+            lines.append(line)
+    return lines
+
+
+def _prose_line(plugin: str, prose: Any) -> RuleLine:
+    """A plugin's :class:`RuleProse` as a rule line, or a PluginError saying what is wrong."""
+    if not isinstance(prose, RuleProse) or not all(
+        isinstance(part, str) and part for part in (prose.section, prose.key, prose.text)
+    ):
+        raise PluginError(
+            f"plugin {plugin!r}: bezique_describe_rules must return RuleProse items "
+            f"with a section, a key and a text, not {prose!r:.60}"
+        )
+    return RuleLine(
+        prose.section,
+        prose.key,
+        " ".join(prose.text.split()),
+        prose.source,
+        None,
+        plugin,
+        tuple(prose.covers),
+        "",
+    )
+
+
+def leaves(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Each value of ``data`` that is no mapping, by dotted path (``source`` texts left out)."""
+    for key, item in data.items():
+        if key in ("source", "extends"):
+            continue
+        path = f"{prefix}{key}"
+        if isinstance(item, Mapping):
+            yield from leaves(item, path + ".")
+        else:
+            yield path, item

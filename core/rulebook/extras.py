@@ -1,0 +1,246 @@
+"""Sentences from a variant's data: penalties, Polish open cards, partnerships, Rubicon, lift."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bezique.rulebook.sections import Said
+from bezique.rulebook.words import listed, number, rank, value
+
+Data = Mapping[str, Any]
+
+AWARD = {
+    "injured_chooses": (
+        "the injured player either adds them to his own score or takes them off the offender's"
+    ),
+    "opponent_adds": "they are added to the offender's opponent's score",
+    "offender_deducts": "they are taken off the offender's score",
+}
+
+PENALTIES = {
+    "drew_out_of_turn": "drawing out of turn (claimed before the injured player draws)",
+    "played_with_seven": "playing with a card short, having failed to draw (two cards are "
+    "taken at the next draw)",
+    "nine_cards": "holding a card too many (the offender skips his next draw)",
+    "led_out_of_turn": "leading out of turn (the lead stands once every player has played to it)",
+}
+
+
+def penalties(data: Data) -> list[Said]:
+    """Each penalty's points, how they are awarded, and what a revoke forfeits."""
+    p = data.get("penalties")
+    if p is None:
+        return []
+    src = ("penalties", "source")
+    said = [
+        Said(
+            "penalties",
+            "penalties.award",
+            f"Penalty points: {AWARD[p['award']]}.",
+            ("penalties.award",),
+            src,
+            str(p["award"]),
+        )
+    ]
+    for key, what in PENALTIES.items():
+        points = int(p[key])
+        text = (
+            f"No penalty is scored for {what}."
+            if points == 0
+            else f"{what.capitalize()} costs {points}."
+        )
+        said.append(
+            Said("penalties", f"penalties.{key}", text, (f"penalties.{key}",), src, str(points))
+        )
+    scope = (
+        "all the tricks of the end-game"
+        if p["revoke"] == "all_endgame_tricks"
+        else "the tricks that remain to be played"
+    )
+    said.append(
+        Said(
+            "penalties",
+            "penalties.revoke",
+            f"A revoke, or a failure to win when able, in the end-game forfeits {scope} "
+            "to the adversary.",
+            ("penalties.revoke",),
+            src,
+            str(p["revoke"]),
+        )
+    )
+    return said
+
+
+def open_cards(data: Data) -> list[Said]:
+    """Which cards won in tricks are laid face up (Polish bezique)."""
+    o = data.get("open_cards")
+    if o is None:
+        return []
+    plain = listed(rank(r, plural=True) for r in o["ranks"])
+    trumps = listed(rank(r, plural=True) for r in o["trump_ranks"])
+    also = f", and {trumps} of trumps" if o["trump_ranks"] else ""
+    return [
+        Said(
+            "open_cards",
+            "open_cards",
+            f"The {plain} of any suit{also} won in a trick are laid face up before their "
+            "winner; combinations are declared from these open cards only.",
+            ("open_cards.ranks", "open_cards.trump_ranks"),
+            ("open_cards", "source"),
+            f"{value(o['ranks'])} / {value(o['trump_ranks'])}",
+        )
+    ]
+
+
+def partnerships(data: Data) -> list[Said]:
+    """Who plays with whom, who declares after a side's trick, and shared beziques."""
+    p = data.get("partnerships")
+    if p is None:
+        return []
+    src = ("partnerships", "source")
+    sides = [listed(str(seat) for seat in side) for side in p["sides"]]
+    declarer = (
+        "the trick's winner declares first, then his partner, each in turn before the draw"
+        if p["declarer"] == "either"
+        else "the trick's winner declares, or passes the privilege to his partner without "
+        "declaring; not both"
+    )
+    shared = (
+        "A double or triple bezique may take beziques his partner has declared and left on the "
+        "table."
+        if p["shared_beziques"]
+        else "A double or triple bezique counts only when all its cards are the declarer's own."
+    )
+    return [
+        Said(
+            "partnerships",
+            "partnerships.sides",
+            f"The seats play in {number(len(sides))} partnerships: "
+            f"{'; '.join(f'seats {s}' for s in sides)}; the score is kept per partnership.",
+            ("partnerships.sides",),
+            src,
+            value(p["sides"]),
+        ),
+        Said(
+            "partnerships",
+            "partnerships.declarer",
+            f"After a trick won by a side, {declarer}.",
+            ("partnerships.declarer",),
+            src,
+            str(p["declarer"]),
+        ),
+        Said(
+            "partnerships",
+            "partnerships.shared_beziques",
+            shared,
+            ("partnerships.shared_beziques",),
+            src,
+            value(p["shared_beziques"]),
+        ),
+    ]
+
+
+def rubicon(data: Data) -> list[Said]:
+    """How a one-deal game is settled, and the Rubicon readings of declaring."""
+    r = data.get("rubicon")
+    if r is None:
+        return []
+    src = ("rubicon", "source")
+
+    def line(key: str, text: str, covers: tuple[str, ...], cell: str) -> Said:
+        return Said(
+            "rubicon", f"rubicon.{key}", text, tuple(f"rubicon.{c}" for c in covers), src, cell
+        )
+
+    brisques = (
+        "Brisques are counted, for both players, only when the totals are equal or when "
+        "they bring the lower total up to the rubicon line."
+        if r["brisques"] == "tie_or_rubicon"
+        else "Brisques are never counted."
+    )
+    stage = (
+        "the winner's total after the settlement"
+        if r["rounding"]["stage"] == "final"
+        else ("each total before the settlement, and the winner's after it")
+    )
+    rounding = (
+        "Nothing is rounded."
+        if r["rounding"]["to"] == 1
+        else f"Fractions of {r['rounding']['to']} are dropped from {stage}, never so far that "
+        "the winner's score falls to nothing."
+    )
+    blanche = (
+        "A carte blanche shown at the deal scores again for each card drawn that is not of "
+        "its ranks, until one is drawn."
+        if r["carte_blanche"] == "per_drawn_card"
+        else "A carte blanche scores only once, at the deal."
+    )
+    return [
+        line(
+            "game_bonus",
+            f"The higher total wins; if the loser reaches {r['line']} the winner "
+            f"adds {r['game_bonus']} for the game, and the loser's total is taken off his.",
+            ("game_bonus", "line"),
+            f"{r['game_bonus']} at {r['line']}",
+        ),
+        line(
+            "rubicon_bonus",
+            f"A loser under {r['line']} is rubiconed: the winner adds "
+            f"{r['rubicon_bonus']} instead of {r['game_bonus']} and the loser's total"
+            + (
+                f", and {r['brisques_bonus']} for all the brisques."
+                if r["brisques_bonus"]
+                else ", and nothing for the brisques."
+            ),
+            ("rubicon_bonus", "brisques_bonus"),
+            f"{r['rubicon_bonus']} + {r['brisques_bonus']}",
+        ),
+        line("brisques", brisques, ("brisques",), str(r["brisques"])),
+        line(
+            "rounding",
+            rounding,
+            ("rounding.to", "rounding.stage"),
+            f"{r['rounding']['to']} {r['rounding']['stage']}",
+        ),
+        line("carte_blanche", blanche, ("carte_blanche",), str(r["carte_blanche"])),
+        line(
+            "repair_marriages",
+            "Once a card of a marriage has been played, its partner may be married again to a "
+            "card already declared, with no card from the hand."
+            if r["repair_marriages"]
+            else "Every declaration brings a card never declared before; no marriage is re-paired "
+            "from declared cards alone.",
+            ("repair_marriages",),
+            value(r["repair_marriages"]),
+        ),
+        line(
+            "married_into_sequence",
+            "A king or queen once married may still join a sequence."
+            if r["married_into_sequence"]
+            else "A king or queen once married may not join a sequence.",
+            ("married_into_sequence",),
+            value(r["married_into_sequence"]),
+        ),
+    ]
+
+
+def lift(data: Data) -> list[Said]:
+    """The dealer's lift before the deal and the adversary's guess."""
+    x = data.get("lift")
+    if x is None:
+        return []
+    covers = tuple(
+        f"lift.{k}" for k in ("enabled", "target", "exact_bonus", "guess_bonus", "sizes")
+    )
+    low, high = x["sizes"]
+    text = (
+        f"Before each deal the dealer lifts a packet off the pack without counting it, aiming "
+        f"at {x['target']} cards; his adversary guesses its size, from {low} to {high}.  A right "
+        f"guess scores {x['guess_bonus']} to the guesser, a packet of exactly {x['target']} "
+        f"scores {x['exact_bonus']} to the dealer."
+        if x["enabled"]
+        else "The dealer does not lift before the deal."
+    )
+    cell = f"{x['target']}: {x['exact_bonus']}/{x['guess_bonus']}" if x["enabled"] else "off"
+    return [Said("lift", "lift", text, covers, ("lift", "source"), cell)]

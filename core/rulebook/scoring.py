@@ -1,0 +1,213 @@
+"""Sentences from a variant's data: the seven, carte blanche, brisques, the end-game, the game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bezique.rulebook.sections import Said
+from bezique.rulebook.words import listed, rank
+
+Data = Mapping[str, Any]
+
+
+def seven(data: Data) -> list[Said]:
+    """What the seven of trumps scores, turned up, exchanged, declared or played."""
+    s = data.get("seven_of_trumps")
+    if s is None:
+        return []
+    src = ("seven_of_trumps", "source")
+    name = f"the {rank(s['rank'])} of trumps"
+    turn_up = data["trumps"]["mode"] == "turn_up"
+    turned = (
+        f"A {rank(s['rank'])} turned up for trumps gives the dealer {_points(s['turn_up_points'])}."
+        if turn_up
+        else f"No card is turned up, so no {rank(s['rank'])} scores for the dealer."
+    )
+    exchange = (
+        f"exchange it for the turned-up card, scoring {_points(s['exchange_points'])}, or "
+        if turn_up
+        else ""
+    )
+    ways = {
+        "declare_or_exchange": (
+            f"A player holding {name} may, after winning a trick and before drawing, "
+            f"{exchange}declare it, scoring {_points(s['declare_points'])}; each such card "
+            "scores once."
+        ),
+        "on_play": (
+            f"{name.capitalize()} scores {_points(s['declare_points'])} to whoever plays it "
+            "to a trick while the stock lasts; it is neither exchanged for the turn-up nor "
+            "declared."
+        ),
+        "trick_winner": (
+            f"{name.capitalize()} scores {_points(s['declare_points'])} to the winner of the "
+            "trick it falls in, in the end-game too; while the stock lasts he may exchange it "
+            "for the turned-up card, and it scores once, exchanged or not."
+        ),
+    }
+    return [
+        Said(
+            "seven",
+            "seven_of_trumps.turn_up",
+            turned,
+            ("seven_of_trumps.rank", "seven_of_trumps.turn_up_points"),
+            src,
+            f"{s['rank']} {s['turn_up_points']}",
+        ),
+        Said(
+            "seven",
+            "seven_of_trumps.scoring",
+            ways[s["scoring"]],
+            (
+                "seven_of_trumps.scoring",
+                "seven_of_trumps.declare_points",
+                "seven_of_trumps.exchange_points",
+            ),
+            src,
+            f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}",
+        ),
+    ]
+
+
+def _points(points: int) -> str:
+    """Points in words: ``nothing`` for none."""
+    return "nothing" if points == 0 else str(points)
+
+
+def carte_blanche(data: Data) -> list[Said]:
+    """Whether a hand dealt without court cards scores, and how much."""
+    c = data.get("carte_blanche")
+    if c is None:
+        return []
+    covers = tuple(f"carte_blanche.{k}" for k in ("enabled", "ranks", "points", "from_opponent"))
+    if not c["enabled"]:
+        text, cell = "Carte blanche is not played.", "off"
+    else:
+        taken = ", and the same is taken off his opponents' scores" if c["from_opponent"] else ""
+        text = (
+            f"A player dealt a hand without any {listed((rank(r) for r in c['ranks']), 'or')} "
+            f"may show it before the first trick and score {c['points']}{taken}."
+        )
+        cell = f"{c['points']} ({' '.join(c['ranks'])})"
+    return [Said("carte_blanche", "carte_blanche", text, covers, ("carte_blanche", "source"), cell)]
+
+
+TIMING = {
+    "immediate": "as each trick is won",
+    "end_of_hand": "when the hand is over",
+    "settlement": "only when the game is settled, and only when the settlement asks for them",
+}
+
+
+def brisques(data: Data) -> list[Said]:
+    """The points of the aces and tens won, and of the last trick."""
+    said = []
+    b = data.get("brisques")
+    if b is not None:
+        said.append(
+            Said(
+                "brisques",
+                "brisques",
+                f"Each {listed((rank(r) for r in b['ranks']), 'or')} won in a trick (a brisque) "
+                f"scores {b['points']} to the player who wins it, counted {TIMING[b['timing']]}.",
+                ("brisques.ranks", "brisques.points", "brisques.timing"),
+                ("brisques", "source"),
+                f"{b['points']} {b['timing']}",
+            )
+        )
+    t = data.get("last_trick")
+    if t is not None:
+        which = (
+            "the trick after which the stock is empty"
+            if t["which"] == "stock_exhausting"
+            else "the very last trick of the hand"
+        )
+        said.append(
+            Said(
+                "brisques",
+                "last_trick",
+                f"The last trick, {which}, scores {_points(t['points'])} to its winner.",
+                ("last_trick.which", "last_trick.points"),
+                ("last_trick", "source"),
+                f"{t['points']} {t['which']}",
+            )
+        )
+    return said
+
+
+def endgame(data: Data) -> list[Said]:
+    """The duties of play once the stock is exhausted."""
+    e = data.get("endgame")
+    if e is None:
+        return []
+    duties = [
+        text
+        for key, text in (
+            ("follow_suit", "follow suit"),
+            ("must_win", "win the trick if he can"),
+            ("must_trump", "trump when he cannot follow"),
+        )
+        if e[key]
+    ]
+    text = (
+        "Once the stock is exhausted, in the tricks that remain each player must "
+        + listed(duties)
+        + "."
+        if duties
+        else "Once the stock is exhausted play stays free: no duty to follow or to win."
+    )
+    covers = ("endgame.follow_suit", "endgame.must_win", "endgame.must_trump")
+    cell = " ".join(k for k in ("follow_suit", "must_win", "must_trump") if e[k]) or "free"
+    said = [Said("endgame", "endgame.duties", text, covers, ("endgame", "source"), cell)]
+    if "mode" in e:
+        mode = (
+            "every player plays to each trick, the card to beat being the best so far"
+            if e["mode"] == "tricks"
+            else "the last trick's winner plays his hand out against his left-hand "
+            "adversary, then the other two play theirs, two cards a trick"
+        )
+        said.append(
+            Said(
+                "endgame",
+                "endgame.mode",
+                f"With more than two players, {mode}.",
+                ("endgame.mode",),
+                ("endgame", "source"),
+                str(e["mode"]),
+            )
+        )
+    return said
+
+
+def game(data: Data) -> list[Said]:
+    """The target, when it is looked at, and who wins when both pass it."""
+    g = data["game"]
+    check = (
+        "it is over as soon as a side reaches the target"
+        if g["check"] == "at_once"
+        else "the scores are compared with the target only when a hand is over"
+    )
+    both = (
+        "the winner of the last trick"
+        if g["both_over"] == "last_trick_winner"
+        else "the higher score"
+    )
+    return [
+        Said(
+            "game",
+            "game.target",
+            f"The game is {g['target']} point{'' if g['target'] == 1 else 's'} up; {check}.",
+            ("game.target", "game.check"),
+            ("game", "source"),
+            f"{g['target']} {g['check']}",
+        ),
+        Said(
+            "game",
+            "game.both_over",
+            f"When both sides pass the target, {both} wins.",
+            ("game.both_over",),
+            ("game", "source"),
+            str(g["both_over"]),
+        ),
+    ]

@@ -1,0 +1,338 @@
+"""The rulebook (``bezique rules``): every rule of every shipped variant said, cited and rendered.
+
+Each rule is a sentence made from the variant's merged data (or a plugin's prose of its
+procedure); every value a variant sets, and every key of the shipped schema, is said by
+some sentence, so that a new key without prose fails here.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from clirun import run
+
+from bezique import registry, ruleset
+from bezique.bibliography import bibliography, citations_in
+from bezique.errors import PluginError
+from bezique.game import ruleset_for
+from bezique.hookspecs import RuleProse, hookimpl
+from bezique.rulebook import RuleLine, leaves, rule_lines
+from bezique.rulebook.page import render_html
+from bezique.rulebook.render import render_markdown, render_text
+from bezique.ruleset import Ruleset
+from bezique.variant import variant_from_data, variant_schema, variant_summaries
+
+VARIANTS = [name for name, _ in variant_summaries()]
+"""Every registered variant: the shipped ones and the eight-pack distribution's."""
+
+
+def lines_of(name: str) -> list[RuleLine]:
+    return rule_lines(ruleset_for(name))
+
+
+def test_every_registered_variant_is_listed() -> None:
+    assert {"ordinary", "eb1875", "rubicon", "six-pack-lift", "eight-pack"} <= set(VARIANTS)
+    assert len(VARIANTS) == 31
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_value_a_variant_sets_is_said_by_a_sentence_of_its_own(name: str) -> None:
+    rules = ruleset_for(name)
+    lines = rule_lines(rules)
+    covered = {path for line in lines for path in line.covers}
+    assert {path for path, _ in leaves(rules.data)} <= covered
+    # no value is left to the plain fallback line, and no line claims a value not there
+    assert [line.key for line in lines if line.section == "other"] == []
+    assert covered <= {path for path, _ in leaves(rules.data)}
+    keys = [(line.section, line.key) for line in lines]
+    assert len(keys) == len(set(keys))
+
+
+def _schema_paths(schema: dict[str, Any], node: Any, prefix: str) -> Iterator[str]:
+    """Every settable leaf key of the schema, a mapping's free keys written ``*``."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+    if isinstance(node, dict) and "properties" in node:
+        for key, sub in node["properties"].items():
+            if key not in ("source", "extends"):
+                yield from _schema_paths(schema, sub, f"{prefix}{key}.")
+    elif isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
+        yield from _schema_paths(schema, node["additionalProperties"], f"{prefix}*.")
+    else:
+        yield prefix.rstrip(".")
+
+
+def _general(path: str) -> str:
+    parts = path.split(".")
+    if parts[:2] in (["declarations", "combinations"], ["declarations", "bezique_cards"]):
+        parts[2] = "*"
+    return ".".join(parts)
+
+
+def test_every_key_of_the_shipped_schema_is_said_by_some_sentence() -> None:
+    schema = variant_schema()
+    keys = set(_schema_paths(schema, schema, ""))
+    assert {"trumps.fixed_by", "declarations.combinations.*.grows_in_one_trick"} <= keys
+    assert "lift.sizes" in keys and "rubicon.rounding.stage" in keys
+    said = {_general(path) for name in VARIANTS for line in lines_of(name) for path in line.covers}
+    assert keys - said == set()
+
+
+def test_a_rule_the_variant_file_does_not_set_names_the_parent_that_did() -> None:
+    eb = {line.key: line for line in lines_of("eb1875")}
+    assert eb["endgame.duties"].inherited_from == "ordinary"
+    assert eb["deal.hand_size"].inherited_from is None  # eb1875 states it, after S0
+    assert eb["declarations.bezique_cards"].inherited_from is None
+    assert eb["declarations.combinations.marriage"].inherited_from == "ordinary"
+    bicycle = {line.key: line for line in lines_of("four-hand-partners-bicycle")}
+    assert bicycle["declarations.combinations.triple_bezique"].inherited_from == "three-hand"
+    assert bicycle["endgame.duties"].inherited_from == "four-hand"
+    assert bicycle["endgame.mode"].inherited_from is None
+    assert bicycle["partnerships.sides"].inherited_from == "four-hand-partners"
+    assert {line.inherited_from for line in lines_of("ordinary")} == {None}
+
+
+def test_merged_data_held_outside_any_file_inherits_nothing() -> None:
+    data = copy.deepcopy(ruleset_for("eb1875").data)
+    held = Ruleset(variant_from_data(data, "record", origin="eb1875"))
+    lines = rule_lines(held)
+    assert {line.inherited_from for line in lines} == {None}
+    assert [line.text for line in lines] == [line.text for line in lines_of("eb1875")]
+
+
+def test_an_override_is_the_variants_own_rule() -> None:
+    lines = rule_lines(ruleset_for("eb1875", {"endgame": {"must_trump": False}}))
+    [duties] = [line for line in lines if line.key == "endgame.duties"]
+    assert duties.inherited_from is None
+    assert duties.text == (
+        "Once the stock is exhausted, in the tricks that remain each player must follow "
+        "suit and win the trick if he can."
+    )
+
+
+def test_sentences_are_made_from_the_data_with_their_sections_citation() -> None:
+    eb = {line.key: line for line in lines_of("eb1875")}
+    assert eb["declarations.combinations.royal_marriage"].text == (
+        "Royal marriage (king and queen of trumps) scores 40."
+    )
+    assert eb["declarations.bezique_cards"].text == (
+        "A bezique is the queen of clubs with the knave of hearts when spades or diamonds "
+        "are trumps and the queen of spades with the knave of diamonds when hearts or clubs "
+        "are trumps."
+    )
+    assert eb["last_trick"].text == (
+        "The last trick, the trick after which the stock is empty, scores 10 to its winner."
+    )
+    assert str(eb["last_trick"].source).startswith("S0 score table and footnote 5")
+    assert eb["declarations.per_trick"].source == eb["declarations.bezique_cards"].source
+    six = {line.key: line for line in lines_of("six-pack-trump-bezique")}
+    assert six["declarations.combinations.four_trump_queens"].text == (
+        "Four trump queens (4 queens of trumps) scores 600."
+    )
+    assert six["rubicon.game_bonus"].text == (
+        "The higher total wins; if the loser reaches 3000 the winner adds 1000 for the game, "
+        "and the loser's total is taken off his."
+    )
+    assert six["trumps.mode"].text.startswith("No card is turned up: the suit of the first")
+
+
+def test_each_built_in_plugin_describes_its_procedures_with_citations() -> None:
+    by_plugin = {
+        name: sorted({line.by_plugin for line in lines_of(name) if line.by_plugin})
+        for name in ("ordinary", "grand", "polish", "four-hand-partners", "six-pack-lift")
+    }
+    assert by_plugin == {
+        "ordinary": ["ordinary", "referee"],
+        "grand": ["grand", "ordinary", "referee"],
+        "polish": ["ordinary", "polish", "referee"],
+        "four-hand-partners": ["multihand", "ordinary", "partnership", "referee"],
+        "six-pack-lift": ["grand", "lift", "ordinary", "referee", "rubicon"],
+    }
+    for name in ("ordinary", "polish", "rubicon", "four-hand", "six-pack-lift"):
+        assert all(line.source for line in lines_of(name) if line.by_plugin not in (None,))
+    polish = [line.key for line in lines_of("polish") if line.by_plugin]
+    assert "ordinary.stock_exhausted" not in polish  # the open cards stay on the table
+    four = {line.key for line in lines_of("four-hand")}
+    assert {"multihand.duels", "multihand.second_double"} <= four
+
+
+def test_every_code_a_rule_cites_is_in_the_bibliography() -> None:
+    book = bibliography()
+    cited = {
+        (line.by_plugin, c.code)
+        for name in VARIANTS
+        for line in lines_of(name)
+        for c in citations_in(line.source or "")
+    }
+    assert {plugin for plugin, _ in cited} >= {None, "ordinary", "grand", "rubicon", "lift"}
+    assert [(plugin, code) for plugin, code in cited if book.lookup(code) is None] == []
+
+
+def test_an_outside_plugin_without_the_hook_still_has_a_rulebook() -> None:
+    lines = lines_of("eight-pack")
+    assert "eightpack" not in {line.by_plugin for line in lines}
+    table = {line.key: line for line in lines if line.section == "score_table"}
+    assert table["declarations.combinations.quintuple_bezique"].text == (
+        "Quintuple bezique (5 bezique pairs shown together) scores 9000."
+    )
+    assert table["declarations.combinations.quintuple_bezique"].inherited_from is None
+
+
+@pytest.fixture
+def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
+
+
+class Bonus:
+    """An outside plugin with a section of its own, which it may describe or not."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+
+    @hookimpl
+    def bezique_requires(self) -> list[str]:
+        return ["ordinary"]
+
+    @hookimpl
+    def bezique_variant_schema(self) -> dict[str, Any]:
+        points = {"$ref": "#/$defs/points", "description": "Points."}
+        section = {"type": "object", "properties": {"points": points}, "description": "A bonus."}
+        return {"description": "A bonus.", "properties": {"bonus": section}}
+
+    @hookimpl
+    def bezique_describe_rules(self) -> Any:
+        return self.answer
+
+
+def house(tmp_path: Path) -> str:
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        "name: house\nextends: ordinary\nsummary: A bonus.\nplugins: [ordinary, bonus]\n"
+        "bonus: {points: 7}\n",
+        encoding="utf-8",
+    )
+    return os.fspath(path)
+
+
+def test_a_value_no_sentence_states_gets_a_plain_line(fresh: None, tmp_path: Path) -> None:
+    registry.register_plugin("bonus", Bonus(None))
+    [line] = [line for line in rule_lines(ruleset_for(house(tmp_path))) if line.section == "other"]
+    assert (line.key, line.text, line.inherited_from) == (
+        "bonus.points",
+        "The setting bonus.points is 7.",
+        None,
+    )
+
+
+def test_a_plugins_prose_may_say_its_own_keys(fresh: None, tmp_path: Path) -> None:
+    prose = RuleProse("bonus", "bonus.points", "Seven for luck.", "HOUSE", ("bonus.points",))
+    registry.register_plugin("bonus", Bonus([prose]))
+    lines = rule_lines(ruleset_for(house(tmp_path)))
+    assert [line for line in lines if line.section == "other"] == []
+    assert lines[-1] == RuleLine(
+        "bonus", "bonus.points", "Seven for luck.", "HOUSE", None, "bonus", ("bonus.points",), ""
+    )
+    assert "Bonus\n-----\n- Seven for luck. [1] (the bonus plugin's procedure)" in render_text(
+        lines, "House", 100
+    )
+
+
+@pytest.mark.parametrize("answer", ["a text", [("bonus", "k", "t")], [RuleProse("s", "", "t")]])
+def test_a_wrong_answer_is_a_plugin_error(fresh: None, tmp_path: Path, answer: Any) -> None:
+    registry.register_plugin("bonus", Bonus(answer))
+    with pytest.raises(PluginError, match="plugin 'bonus'"):
+        rule_lines(ruleset_for(house(tmp_path)))
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+class Page(HTMLParser):
+    """What the page holds: ids, links, tags, and anything that would load from outside."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.tags: list[str] = []
+        self.outside: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.add(str(found["id"]))
+        if tag == "a":
+            self.links.append(str(found.get("href")))
+        if tag in ("link", "script", "img", "iframe") or "src" in found:
+            self.outside.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def score_points(lines: list[RuleLine]) -> list[str]:
+    return [line.value.split()[0] for line in lines if line.section == "score_table"]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_format_says_every_number_of_the_score_table(name: str) -> None:
+    rules = ruleset_for(name)
+    lines = rule_lines(rules)
+    numbers = score_points(lines)
+    assert numbers and all(n.isdigit() for n in numbers)
+    text = render_text(lines, rules.variant.title, 80)
+    markdown = render_markdown(lines, rules.variant.title)
+    page = Page()
+    page.feed(render_html(lines, rules.variant.title))
+    page.close()
+    words = " ".join(page.text)
+    for rendered in (text, markdown, words):
+        found = set(re.findall(r"\d+", rendered))
+        assert set(numbers) <= found
+    assert max(len(row) for row in text.splitlines()) <= 80
+    assert page.outside == [] and "table" in page.tags and "style" in page.tags
+    assert all(link.startswith("#") and link[1:] in page.ids for link in page.links)
+    assert "bibliography" in page.ids
+    rows = [row for row in markdown.splitlines() if row.startswith("| ") and "scores" in row]
+    assert len(rows) == len(numbers)
+
+
+def test_the_html_links_each_code_to_its_bibliography_entry() -> None:
+    rules = ruleset_for("eb1875")
+    page = Page()
+    page.feed(render_html(rule_lines(rules), rules.variant.title))
+    assert {"#src-S0", "#reading-A11", "#reading-A01"} <= set(page.links)
+    assert {"src-S0", "reading-A11", "src-S2"} <= page.ids
+
+
+def test_rules_command_writes_each_format(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, err = run(capsys, "rules", "eb1875")
+    assert (status, err) == (0, "")
+    assert out.startswith("Bezique after the Encyclopaedia Britannica, 9th edition (1875)\n")
+    assert "\nThe score table\n---------------\n- Marriage (king and queen of a suit" in out
+    target = tmp_path / "eb.html"
+    assert run(capsys, "rules", "eb1875", "--format", "html", "--output", str(target)) == (
+        0,
+        "",
+        "",
+    )
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    status, out, err = run(capsys, "rules", "polish", "--format", "markdown")
+    assert status == 0 and out.startswith("# Polish (open) bezique\n")
+    status, out, err = run(capsys, "rules", "nonesuch")
+    assert status == 1 and out == "" and err.startswith("bezique: unknown variant 'nonesuch'")
+    assert len(err.splitlines()) == 1
