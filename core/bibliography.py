@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
 from bezique.errors import BeziqueError
 from bezique.yamlsafe import parse_yaml
 
@@ -151,6 +149,8 @@ def parse_bibliography(text: str, filename: str) -> Bibliography:
     Besides its schema, every code an option cites must be one of its sources,
     and every default must be the index of an option.
     """
+    import jsonschema  # (here: listing the variants must not load the schema validator)
+
     data = parse_yaml(text, filename).data
     errors = sorted(
         jsonschema.Draft202012Validator(bibliography_schema()).iter_errors(data),
