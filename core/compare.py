@@ -20,7 +20,12 @@ from itertools import combinations
 from typing import Any
 
 from bezique.compareplay import (
+    BRISQUES,
     CLASSES,
+    DECLARATIONS,
+    LAST_TRICK,
+    PENALTIES,
+    SEVENS,
     GameSummary,
     Progress,
     check,
@@ -97,6 +102,11 @@ def compare(
     return Comparison(labels, rules, by_variant, result)
 
 
+ALWAYS_SHOWN = (DECLARATIONS, BRISQUES, LAST_TRICK, SEVENS, PENALTIES)
+"""The classes of points always in the tables, scored or not (no penalty is a figure too:
+bots never play out of turn)."""
+
+
 def figures(
     labels: Sequence[str], rules: Sequence[Ruleset], games: Sequence[Sequence[GameSummary]]
 ) -> dict[str, Any]:
@@ -106,7 +116,8 @@ def figures(
     order = sorted(
         scored, key=lambda rule: (CLASSES.index(rule_class(rule, table.combinations)), rule)
     )
-    classes = [c for c in CLASSES if any(rule_class(r, table.combinations) == c for r in order)]
+    scored_classes = {rule_class(rule, table.combinations) for rule in order}
+    classes = [c for c in CLASSES if c in ALWAYS_SHOWN or c in scored_classes]
     parts: list[tuple[str, list[Figure]]] = [
         ("figures", table.main()),
         ("points_per_hand_by_class", table.by_class(classes)),
