@@ -246,8 +246,8 @@ def test_ctrl_c_at_a_terminal_reports_the_games_finished(tmp_path: Path) -> None
         f"exec '{sys.executable}' -m bezique compare eb1875 modern-article --games 100000 "
         f"--seed 5 --players random --json > '{out}'"
     )
-    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    env["TERM"] = "xterm-256color"
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env.update(TERM="xterm-256color", COLUMNS="160", LINES="30")  # (the count must fit)
     child = pexpect.spawn(
         "/bin/sh",
         ["-c", command],
