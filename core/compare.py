@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 from bezique.compareplay import (
@@ -192,6 +194,7 @@ def run_command(args: argparse.Namespace) -> int:
     from bezique.comparetext import print_tables
 
     plot_check(args.plot)
+    outputs_check(args.plot, args.html)
     total = args.games
     label = "compare " + ", ".join(args.variants)
     with terminal_progress(sys.stderr, total, label) as progress:
@@ -217,6 +220,25 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         print_tables(done.result, sys.stdout)
     return 130 if done.result["interrupted"] else 0
+
+
+def outputs_check(plot: str | None, html: str | None) -> None:
+    """Before playing: the plot and the page can be written, and are not one file.
+
+    So a long run is never played to fail at its end for a missing folder.
+    """
+    named = [(option, path) for option, path in (("--plot", plot), ("--html", html)) if path]
+    if len(named) == 2 and Path(named[0][1]).resolve() == Path(named[1][1]).resolve():
+        raise BeziqueError(f"--plot and --html name the same file {plot}; name two files")
+    for option, path in named:
+        target = Path(path)
+        folder = target.parent
+        if target.is_dir():
+            raise BeziqueError(f"{option} {path}: is a folder; name a file to write")
+        if not folder.is_dir():
+            raise BeziqueError(f"{option} {path}: no folder {str(folder)!r} to write it in")
+        if not os.access(target if target.exists() else folder, os.W_OK):
+            raise BeziqueError(f"{option} {path}: cannot be written (permission denied)")
 
 
 def plot_check(plot: str | None) -> None:

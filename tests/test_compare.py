@@ -300,6 +300,39 @@ def test_bad_arguments_get_one_line(
     assert says in err
 
 
+@pytest.mark.parametrize(
+    ("option", "path", "says"),
+    [
+        (
+            "--plot",
+            "no-such-folder/x.png",
+            "--plot no-such-folder/x.png: no folder 'no-such-folder'",
+        ),
+        ("--html", "no-such-folder/x.html", "--html no-such-folder/x.html: no folder"),
+        ("--html", ".", "--html .: is a folder; name a file to write"),
+        ("--html", "same.svg", "--plot and --html name the same file same.svg"),
+    ],
+)
+def test_an_output_that_cannot_be_written_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    option: str,
+    path: str,
+    says: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+
+    def no_games(*args: object, **kwargs: object) -> None:
+        raise AssertionError("games were played before the outputs were checked")
+
+    monkeypatch.setattr("bezique.compare.compare", no_games)
+    extra = ["--plot", "same.svg"] if path == "same.svg" else []
+    status, out, err = run(capsys, "compare", "eb1875", "ordinary", *extra, option, path)
+    assert (status, out) == (1, "")
+    assert len(err.splitlines()) == 1 and err.startswith(f"bezique: {says}")
+
+
 def test_a_bad_game_count_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "compare", "eb1875", "ordinary", "--games", "0")
     assert status == 2 and "argument --games: '0' must be at least 1" in err
