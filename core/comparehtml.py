@@ -3,20 +3,18 @@
 The title and how the figures are measured, the tables (the same rows as the text
 output, :func:`bezique.comparetext.tables`), the plot as inline SVG (when
 matplotlib is installed; else a line saying so), and the rule-by-rule diff of the
-variants (:func:`rule_diff_html`).
+variants (:func:`bezique.rulebook.diff_html`, as ``bezique diff`` gives it).
 """
 
 from __future__ import annotations
 
 import html
-import importlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bezique.comparetext import Table, tables, title
 from bezique.errors import BeziqueError
-from bezique.ruleset import Ruleset
+from bezique.rulebook import diff_html
 
 if TYPE_CHECKING:
     from bezique.compare import Comparison
@@ -32,28 +30,6 @@ tr.heading td { font-style: italic; text-align: left; }
 p.measured { color: #555; margin: 0.1em 0; }
 svg { max-width: 100%; height: auto; }
 """
-
-DIFF_MODULE = "bezique.rulebook"
-"""The module whose ``diff_html(rulesets)`` gives the rule-by-rule diff (``bezique diff``)."""
-
-DIFF_MISSING = (
-    "<h2>Rule differences</h2>\n"
-    "<p>The rule-by-rule diff (<code>bezique diff</code>) is not in this installation.</p>"
-)
-
-
-def rule_diff_html(rulesets: Sequence[Ruleset]) -> str:
-    """The rule-by-rule diff of the variants: the HTML fragment of ``bezique diff``.
-
-    The one place the page takes the diff from (:data:`DIFF_MODULE`'s ``diff_html``).
-    While that module is not part of the package, the import is guarded and the page
-    says the diff is missing.
-    """
-    try:
-        module = importlib.import_module(DIFF_MODULE)
-    except ImportError:
-        return DIFF_MISSING
-    return str(module.diff_html(list(rulesets)))
 
 
 def _table_html(table: Table) -> str:
@@ -95,7 +71,7 @@ def page(done: Comparison) -> str:
         _plot_html(done),
         "<h2>Figures</h2>",
         *(_table_html(table) for table in tables(done.result)),
-        rule_diff_html(done.rules),
+        diff_html(list(done.rules)),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

@@ -8,8 +8,9 @@ the unit throughout (its hands are not independent of each other):
   the game's linearized value ``u = (Y - R * X) / mean(X)`` (the delta method; for a
   mean per game it is the usual t interval), ``t`` Student's 97.5% point with
   ``n - 1`` degrees of freedom;
-- a share (of games or of hands) gets the Wilson score interval
-  (:func:`bezique.ratings.wilson`);
+- a share gets the Wilson score interval (:func:`bezique.ratings.wilson`): of the
+  games, or for a share of hands, of the hands' effective number (the hands divided
+  by the design effect of their games, :func:`_effective_size`);
 - the difference of a figure between two variants played on the same seeds is
   paired game by game: ``R_B - R_A ± t * s_d / sqrt(n)``, ``s_d`` the standard
   deviation of ``u_B - u_A``.  It is marked when its interval leaves out zero.
@@ -229,14 +230,31 @@ def _half_width(values: Sequence[float]) -> float | None:
     return t95(n - 1) * math.sqrt(variance / n)
 
 
+def _effective_size(share: float, spread: Sequence[float], units: float) -> float:
+    """How many independent units a share of ``units`` (games, or hands of games) is worth.
+
+    A share of games is of independent games: ``units`` itself.  A share of hands counts
+    hands that are not independent (those of one game are alike), so ``units`` is divided
+    by the design effect: the variance of the share with the game as the unit (from the
+    linearized values ``spread``) over the variance it would have if every hand were
+    drawn alone, never taken below 1 (Kish's effective sample size).
+    """
+    games = len(spread)
+    if units == games or not 0 < share < 1:
+        return units
+    clustered = math.fsum(u * u for u in spread) / (games - 1) / games
+    alone = share * (1 - share) / units
+    return units / max(1.0, clustered / alone)
+
+
 def estimate(games: Sequence[GameSummary], figure: Figure) -> Estimate:
     """The figure over ``games`` with its 95% interval (Wilson for a share)."""
     value, spread = _linearized(games, figure)
     if len(games) < 2:
         return Estimate(value, None, None)
     if figure.share:
-        hits = math.fsum(figure.top(g) for g in games)
-        low, high = wilson(hits, round(math.fsum(figure.bottom(g) for g in games)), NORMAL_975)
+        size = _effective_size(value, spread, math.fsum(figure.bottom(g) for g in games))
+        low, high = wilson(value * size, size, NORMAL_975)
         return Estimate(value, low, high)
     half = _half_width(spread)
     assert half is not None

@@ -25,8 +25,9 @@ _LONGEST_STEP = 2.0
 """The longest Newton step on the natural scale (about 350 Elo): no overshoot from 0."""
 
 
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of the win fraction ``wins / n`` (``wins`` may hold halves).
+def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of the win fraction ``wins / n`` (``wins`` may hold halves;
+    ``n`` may be an effective number of trials, not a whole one).
 
     ``z`` is the normal quantile (1.96 for 95%).  With no games the interval is 0..1.
     """

@@ -25,13 +25,14 @@ from clirun import run
 
 from bezique.compare import compare
 from bezique.comparebench import format_bench, run_bench
-from bezique.comparehtml import DIFF_MISSING, page
-from bezique.compareplay import decision_seed
-from bezique.comparestats import t95
+from bezique.comparehtml import page
+from bezique.compareplay import GameSummary, decision_seed
+from bezique.comparestats import Figures, estimate, t95
 from bezique.comparetext import text
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import decide, player_for
 from bezique.record import record_of, replay
+from bezique.rulebook import diff_html
 from bezique.simulate import game_seeds
 
 VARIANTS = ("eb1875", "modern-article")
@@ -119,11 +120,23 @@ def ratio_interval(tops: list[float], bottoms: list[float]) -> tuple[float, floa
     return r, r - half, r + half
 
 
-def wilson_interval(hits: float, n: int) -> tuple[float, float, float]:
+def wilson_interval(hits: float, n: float) -> tuple[float, float, float]:
     p = hits / n
     centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
     half = Z / (1 + Z * Z / n) * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
     return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def hands_share_interval(hits: list[float], hands: list[float]) -> tuple[float, float, float]:
+    """A share of hands: Wilson over the hands' effective number (the games' design effect)."""
+    p = sum(hits) / sum(hands)
+    units = float(sum(hands))
+    if 0 < p < 1:
+        mean_hands = statistics.mean(hands)
+        u = [(y - p * x) / mean_hands for y, x in zip(hits, hands, strict=True)]
+        clustered = statistics.variance(u) / len(u)
+        units /= max(1.0, clustered / (p * (1 - p) / units))
+    return wilson_interval(p * units, units)
 
 
 def triple(estimate: dict[str, Any]) -> tuple[float, float, float]:
@@ -155,7 +168,7 @@ def test_each_figure_is_recomputed_from_the_records(small: Any, facts: Any) -> N
                 [g["declared"] for g in games], [g["counted"] for g in games]
             ),
             "first_player_wins": wilson_interval(sum(g["first_won"] for g in games), GAMES),
-            "both_over_target": wilson_interval(sum(g["both_over"] for g in games), sum(hands)),
+            "both_over_target": hands_share_interval([g["both_over"] for g in games], hands),
         }
         for key, wanted in expect.items():
             assert triple(figures[key]) == pytest.approx(wanted, rel=1e-9), (variant, key)
@@ -170,6 +183,25 @@ def test_each_figure_is_recomputed_from_the_records(small: Any, facts: Any) -> N
     assert len(result["per_variant"][0]["points_per_hand_by_rule"]) >= 8
 
 
+def test_a_share_of_hands_counts_the_hands_of_a_game_as_alike() -> None:
+    def game(hands: int, both_over: int) -> GameSummary:
+        return GameSummary(hands, 0, (0, 0), 0, 0, (), (0,) * hands, 0, both_over)
+
+    figure = next(f for f in Figures([frozenset()]).main() if f.key == "both_over_target")
+    clustered = [game(4, 4), game(4, 0), game(4, 4), game(4, 0), game(4, 0)]  # all or none
+    spread = [game(4, 1), game(4, 2), game(4, 1), game(4, 2), game(4, 2)]  # a few in each
+    for games in (clustered, spread):
+        found = estimate(games, figure)
+        wanted = hands_share_interval([g.both_over for g in games], [g.hands for g in games])
+        assert (found.value, found.low, found.high) == pytest.approx(wanted, rel=1e-12)
+    wide, narrow = estimate(clustered, figure), estimate(spread, figure)
+    pooled = wilson_interval(8, 20)  # (as if the 20 hands were drawn alone)
+    assert wide.value == narrow.value == 0.4
+    assert wide.low is not None and wide.high is not None
+    assert wide.high - wide.low > pooled[2] - pooled[1]  # all-or-none games are worth fewer
+    assert (narrow.low, narrow.high) == pytest.approx(pooled[1:])  # (never below 1: as pooled)
+
+
 def test_pair_differences_are_paired_game_by_game(small: Any, facts: Any) -> None:
     (pair,) = small.result["pairs"]
     assert (pair["a"], pair["b"]) == VARIANTS
@@ -181,6 +213,32 @@ def test_pair_differences_are_paired_game_by_game(small: Any, facts: Any) -> Non
     changes = [y["changes"] - x["changes"] for x, y in zip(a, b, strict=True)]
     got = pair["figures"]["lead_changes_per_game"]
     assert (got["difference"], got["low"], got["high"]) == pytest.approx(mean_interval(changes))
+    got = pair["figures"]["tricks_per_hand"]  # a ratio: its linearized values are paired
+    wanted = paired_ratio_difference(
+        [(x["tricks"], x["hands"]) for x in a], [(y["tricks"], y["hands"]) for y in b]
+    )
+    assert (got["difference"], got["low"], got["high"]) == pytest.approx(wanted, rel=1e-9)
+    got = pair["figures"]["first_player_wins"]  # a share of games: the same, X = 1
+    wanted = paired_ratio_difference(
+        [(x["first_won"], 1) for x in a], [(y["first_won"], 1) for y in b]
+    )
+    assert (got["difference"], got["low"], got["high"]) == pytest.approx(wanted, abs=1e-12)
+
+
+def paired_ratio_difference(
+    a: list[tuple[float, float]], b: list[tuple[float, float]]
+) -> tuple[float, float, float]:
+    """R_B - R_A with the t interval of the games' paired linearized differences."""
+
+    def linearized(games: list[tuple[float, float]]) -> tuple[float, list[float]]:
+        r = sum(y for y, _ in games) / sum(x for _, x in games)
+        mean_x = statistics.mean(x for _, x in games)
+        return r, [(y - r * x) / mean_x for y, x in games]
+
+    (ra, ua), (rb, ub) = linearized(a), linearized(b)
+    d = [q - p for p, q in zip(ua, ub, strict=True)]
+    half = T3 * statistics.stdev(d) / math.sqrt(len(d))
+    return rb - ra, rb - ra - half, rb - ra + half
 
 
 def test_student_t_points() -> None:
@@ -200,7 +258,6 @@ def test_the_text_and_the_page_say_the_same(small: Any) -> None:
     html = page(small)
     assert html.startswith("<!DOCTYPE html>") and "<svg" in html
     assert "<h3>modern-article - eb1875</h3>" in html
-    assert DIFF_MISSING in html or "diff" in html
 
 
 def test_plot_files(small: Any, tmp_path: Path) -> None:
@@ -355,25 +412,11 @@ def test_the_help_texts_print(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and "with 95% intervals (points per" in " ".join(out.split())
 
 
-def test_the_page_takes_the_diff_from_the_rulebook(
-    small: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import types
-
-    from bezique import comparehtml
-
-    seen: list[list[str]] = []
-    fake = types.ModuleType(comparehtml.DIFF_MODULE)
-
-    def diff_html(rulesets: list[Any]) -> str:
-        seen.append([r.variant.name for r in rulesets])
-        return "<section>THE DIFF</section>"
-
-    fake.diff_html = diff_html  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, comparehtml.DIFF_MODULE, fake)
+def test_the_page_holds_the_rule_by_rule_diff(small: Any) -> None:
     html = page(small)
-    assert seen == [list(VARIANTS)]
-    assert "<section>THE DIFF</section>" in html and DIFF_MISSING not in html
+    fragment = diff_html([ruleset_for(v) for v in VARIANTS])
+    assert fragment in html
+    assert "declarations.per_trick" in fragment  # (eb1875 and modern-article differ there)
 
 
 def test_plain_tables_off_a_terminal(small: Any) -> None:
