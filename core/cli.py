@@ -158,9 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--games", type=_whole(1, MAX_GAMES), default=100, help=f"games to play (1-{MAX_GAMES})"
     )
-    simulate.add_argument(
-        "--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the simulation"
-    )
+    _add_seed(simulate, "seed of the simulation")
     simulate.add_argument("--json", action="store_true", help="print the statistics as JSON")
     simulate.add_argument(
         "--save", metavar="DIR", help="write each game's record into DIR (new or empty)"
@@ -176,9 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--deals", type=_whole(1, MAX_DEALS), default=2000, help=f"deals to play (1-{MAX_DEALS})"
     )
-    bench.add_argument(
-        "--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the random players"
-    )
+    _add_seed(bench, "seed of the random players")
     bench.add_argument("--json", action="store_true", help="print the result as JSON")
     bench.add_argument(
         "--api",
@@ -289,14 +285,24 @@ def _tournament_parser(commands: Any) -> None:
         default=100,
         help=f"games a pair (1-{MAX_PAIR_GAMES}), rounded up to whole deals (every seating)",
     )
-    tour.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the deals")
-    tour.add_argument(
+    _add_seed(tour, "seed of the deals")
+    _add_jobs(tour)
+    tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
+
+
+def _add_jobs(parser: argparse.ArgumentParser) -> None:
+    """``--jobs J``: processes playing the games (a tournament's, a comparison's)."""
+    parser.add_argument(
         "--jobs",
         type=_whole(1, MAX_JOBS),
         default=1,
         help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
     )
-    tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
+
+
+def _add_seed(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--seed S`` (default 0), said to be the seed of ``what``."""
+    parser.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help=what)
 
 
 def _compare_parser(commands: Any) -> None:
@@ -324,13 +330,8 @@ def _compare_parser(commands: Any) -> None:
         metavar="SPEC[,SPEC...]",
         help="the player of every seat (default heuristic), or one spec a seat, comma-separated",
     )
-    comp.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="seed of the games")
-    comp.add_argument(
-        "--jobs",
-        type=_whole(1, MAX_JOBS),
-        default=1,
-        help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
-    )
+    _add_seed(comp, "seed of the games")
+    _add_jobs(comp)
     comp.add_argument(
         "--scheduler",
         metavar="ADDRESS",
