@@ -26,10 +26,10 @@ _LONGEST_STEP = 2.0
 
 
 def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of the win fraction ``wins / n`` (``wins`` may hold halves;
-    ``n`` may be an effective number of trials, not a whole one).
+    """The Wilson score interval of the win fraction ``wins / n``.
 
-    ``z`` is the normal quantile (1.96 for 95%).  With no games the interval is 0..1.
+    ``wins`` may hold halves, and ``n`` may be an effective number of trials, not a
+    whole one.  ``z`` is the normal quantile (1.96 for 95%).  With no games the interval is 0..1.
     """
     if n <= 0:
         return 0.0, 1.0
