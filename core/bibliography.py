@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -84,10 +84,17 @@ class Bibliography:
 
     sources: dict[str, Source]
     readings: dict[str, Reading]
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Other codes files write for a source (``EB9`` for ``S0``): alias -> the source's code."""
 
     def lookup(self, code: str) -> Source | Reading | None:
-        """Return the source or the reading cited as ``code``, or ``None``."""
+        """Return the source or reading cited as ``code`` (or by an alias), or ``None``."""
+        code = self.aliases.get(code, code)
         return self.sources.get(code) or self.readings.get(code)
+
+    def alias_of(self, code: str) -> str | None:
+        """Return the code of the source ``code`` is another name for, or ``None``."""
+        return self.aliases.get(code)
 
 
 @dataclass(frozen=True)
@@ -163,7 +170,9 @@ def parse_bibliography(text: str, filename: str) -> Bibliography:
     found = Bibliography(
         sources={code: _source(code, entry) for code, entry in data["sources"].items()},
         readings={rid: _reading(rid, entry) for rid, entry in data["readings"].items()},
+        aliases=dict(data.get("aliases", {})),
     )
+    _check_aliases(found, filename)
     _check(found, filename)
     return found
 
@@ -193,6 +202,19 @@ def _reading(rid: str, entry: dict[str, Any]) -> Reading:
         entry.get("switch"),
         entry.get("no_switch", ""),
     )
+
+
+def _check_aliases(found: Bibliography, filename: str) -> None:
+    """Raise :class:`BeziqueError` for an alias that is an entry itself or names no source."""
+    for alias, code in found.aliases.items():
+        if alias in found.sources or alias in found.readings:
+            raise BeziqueError(
+                f"{filename}: aliases.{alias}: {alias!r} is an entry of its own, not an alias"
+            )
+        if code not in found.sources:
+            raise BeziqueError(
+                f"{filename}: aliases.{alias}: {code!r} is not a source of the bibliography"
+            )
 
 
 def _check(found: Bibliography, filename: str) -> None:

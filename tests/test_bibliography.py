@@ -30,6 +30,7 @@ from bezique.bibliography import (
     parse_bibliography,
 )
 from bezique.errors import BeziqueError, VariantError
+from bezique.rulebook.page import bibliography_html
 from bezique.variant import (
     apply_overrides,
     load_variant,
@@ -122,7 +123,7 @@ def test_every_code_cited_in_variants_plugins_and_readme_is_in_the_bibliography(
 
 def test_every_source_and_reading_an_entry_cites_is_in_it() -> None:
     known = bibliography()
-    assert len(known.sources) == 33
+    assert len(known.sources) == 31
     assert {f"A{n:02d}" for n in range(1, 40)} <= set(known.readings)
     assert {f"R-C{n}" for n in range(1, 8)} | {f"X-C{n}" for n in range(1, 8)} <= set(
         known.readings
@@ -139,6 +140,30 @@ def test_every_source_and_reading_an_entry_cites_is_in_it() -> None:
     )
     assert known.lookup("A05") == known.readings["A05"]
     assert known.lookup("Z9") is None
+
+
+def test_a_work_has_one_entry_and_its_other_code_is_an_alias(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    known = bibliography()
+    assert known.aliases == {"EB9": "S0", "EB1911": "EB11"}
+    assert "EB9" not in known.sources and "EB1911" not in known.sources
+    assert known.lookup("EB9") is known.sources["S0"]
+    assert known.lookup("EB1911") is known.sources["EB11"]
+    assert (known.alias_of("EB9"), known.alias_of("S0")) == ("S0", None)
+    titles = [source.title for source in known.sources.values()]
+    assert len(titles) == len(set(titles))
+    status, out, err = run(capsys, "sources", "eb1911")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[:2] == [
+        "EB1911 is an alias of EB11, whose entry follows.",
+        "EB11: Encyclopaedia Britannica: Bezique (revised)",
+    ]
+    _, out, _ = run(capsys, "sources")
+    assert "  EB9       an alias of S0" in out.splitlines()
+    page = "\n".join(bibliography_html(["S0 (EB9, 1875)"]))
+    assert '<dt id="src-EB9">EB9</dt>\n<dd>Another code for <a href="#src-S0">S0</a>.</dd>' in page
+    assert page.count('<dt id="src-S0">') == 1
 
 
 def test_citations_are_found_in_free_text_with_their_place() -> None:
@@ -201,6 +226,9 @@ def test_a_well_formed_bibliography_reads() -> None:
         ("sources: [S0]", "sources: [S9]", "b.yaml: readings.A01.options.0.sources: 'S9' is not"),
         ('"game.target: 1000"', '"target 1000"', "b.yaml: readings.A01.options.0.setting:"),
         ("switch: game.target", "switch: null", "b.yaml: readings.A01: 'no_switch' is a required"),
+        ("readings:\n", "aliases: {EB9: S9}\nreadings:\n", "b.yaml: aliases.EB9: 'S9' is not a"),
+        ("readings:\n", "aliases: {S0: S0}\nreadings:\n", "b.yaml: aliases.S0: 'S0' is an entry"),
+        ("readings:\n", "aliases: {eb9: S0}\nreadings:\n", "b.yaml: aliases: 'eb9' does not"),
     ],
 )
 def test_the_schema_refuses_a_malformed_bibliography(old: str, new: str, message: str) -> None:
