@@ -117,12 +117,42 @@ _NAMED = r"HMR|PAR|HER|SPEC|EW|CAS|BRIT|NIE|CHA|FM|DOR|HH"
 _CODE = re.compile(rf"(?<![\w-])(?:{_READING}|{_FAMILY}|{_NAMED})(?![\w-])")
 
 
+# What a code looks like even when it is no code of the bibliography: capitals with
+# an optional dashed part (HRM, PRA, BIC-X) or capitals and digits (ZZ9), so that
+# ``bezique validate`` catches a misspelt code of no known family.  These tokens of
+# that shape are words, not codes: OCR (the scans S0 and S3 are read through), CARDS
+# (S3's heading), UTF-8 and SHA-256 (encodings and digests), and the names of cards,
+# a rank and a suit (QS, JD, TH).
+_SHAPED = re.compile(r"(?<![\w-])(?:[A-Z]{2,5}(?:-[A-Z0-9]+)?|[A-Z]+\d+[a-z]?)(?![\w-])")
+_NOT_CODES = frozenset({"OCR", "CARDS", "UTF-8", "SHA-256"})
+_CARD = re.compile(r"[AKQJT987][SHDC]")
+
+
 def citations_in(text: str) -> list[Citation]:
     """Return every source code or reading id written in ``text``, in order.
 
     A range such as ``F325-F326`` or ``R21-R24`` gives both of its ends.
     """
     return [Citation(m.group(), m.start(), m.end()) for m in _CODE.finditer(_split(text))]
+
+
+def code_shaped_in(text: str) -> list[Citation]:
+    """Return every citation in ``text`` and every other token shaped like a code, in order.
+
+    :func:`citations_in` finds the codes of the bibliography's families; this also
+    finds a token such as ``HRM`` or ``ZZ9`` that belongs to none, so that a check
+    can report it as unknown.  The few capitalised words the texts use (``OCR``,
+    card names such as ``QS``) are left out.
+    """
+    found = citations_in(text)
+    spans = [(c.start, c.end) for c in found]
+    for match in _SHAPED.finditer(_split(text)):
+        word = match.group()
+        if word in _NOT_CODES or _CARD.fullmatch(word):
+            continue
+        if not any(start < match.end() and match.start() < end for start, end in spans):
+            found.append(Citation(word, match.start(), match.end()))
+    return sorted(found, key=lambda c: c.start)
 
 
 def _split(text: str) -> str:

@@ -27,6 +27,7 @@ from bezique.bibliography import (
     anchor,
     bibliography,
     citations_in,
+    code_shaped_in,
     parse_bibliography,
 )
 from bezique.errors import BeziqueError, VariantError
@@ -351,6 +352,34 @@ def test_validate_reports_an_unknown_code_at_its_line_and_column(
         f"{path}:4:16: source: 'A99' {tail}",
         f"{path}:9:10: brisques.source: 'F327' {tail}",
         f"{path}:9:20: brisques.source: 'BIC-X' {tail}",
+    ]
+
+
+def test_validate_reports_a_code_of_no_known_family_and_not_the_words_in_capitals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "typos.yaml"
+    path.write_text(
+        "name: typos\nextends: rubicon\nsummary: Misspelt codes.\n"
+        "source: HRM laws, as PAR has them.\n"
+        "brisques:\n  source: >-\n"
+        "    The OCR of CARDS; PRA and\n    ZZ9, QS and JD, UTF-8, EB9.\n",
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "validate", str(path))
+    assert (status, out) == (1, "")
+    tail = "is not a source or reading of the bibliography (`bezique sources` lists them)"
+    assert err.splitlines() == [
+        f"{path}:4:9: source: 'HRM' {tail}",
+        f"{path}:7:23: brisques.source: 'PRA' {tail}",
+        f"{path}:8:5: brisques.source: 'ZZ9' {tail}",
+    ]
+    assert [c.code for c in code_shaped_in("HMR, HRM; F325-F327; A22a, QS, TH, UTF-8 SHA-256")] == [
+        "HMR",
+        "HRM",
+        "F325",
+        "F327",
+        "A22a",
     ]
 
 
