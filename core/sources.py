@@ -116,6 +116,8 @@ def _reading(reading: Reading) -> list[str]:
         lines += _wrap(f"{option.text}{cited}{mark}", "     ", f"  {number}. ")
         if option.setting:
             lines += _wrap(option.setting, "       ", "     set ")
+        elif reading.switch:
+            lines.append("     no setting selects it")
     if reading.switch:
         lines += _wrap(f"Switch: {reading.switch} in a variant file.")
     else:

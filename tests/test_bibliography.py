@@ -297,10 +297,16 @@ def applies(setting: str, bases: list[str]) -> str | None:
 def held(setting: str) -> str | None:
     """A shipped variant whose merged data holds every value of ``setting``."""
     for name, data in shipped().items():
-        pairs = concrete(data, setting)
-        if all(_value(data, path) == value for path, value in pairs):
+        if all(holds(data, path, value) for path, value in concrete(data, setting)):
             return name
     return None
+
+
+def holds(data: dict[str, Any], path: tuple[str, ...], value: Any) -> bool:
+    """Whether ``data`` has ``value`` at ``path`` (a section it lacks is ``enabled: false``)."""
+    if path[-1] == "enabled" and value is False and _value(data, path[:-1]) is None:
+        return True
+    return bool(_value(data, path) == value)
 
 
 def _value(data: Any, path: tuple[str, ...]) -> Any:
@@ -325,6 +331,70 @@ def test_every_setting_of_a_reading_makes_a_valid_variant_and_each_default_is_sh
         if option.setting is not None and number != reading.default
     }
     assert [s for s in sorted(others) if applies(s, bases) is None] == []
+
+
+SOURCE_PRESETS = {
+    "eb1875": "S0",
+    "hoyle1909": "S2",
+    "cards-encyclopedia": "S3",
+    "modern-article": "S4",
+}
+"""The presets that follow one source each, and that source's code."""
+
+
+def in_force(data: dict[str, Any], switch: str) -> bool:
+    """Whether a variant plays the rule ``switch`` names: it has the key (up to a ``*``),
+    and the section is not switched off (``enabled: false``, as carte blanche in two-hand)."""
+    keys = tuple(switch.split(".*")[0].split("."))
+    return _value(data, keys) is not None and _value(data, (keys[0], "enabled")) is not False
+
+
+def test_each_source_preset_holds_the_one_option_its_source_gives() -> None:
+    # For each reading with a switch whose rule the preset plays, when exactly one option
+    # cites the preset's source, the preset holds that option's setting (an option of a
+    # preset's own source must be selectable).
+    checked, wrong = [], []
+    for preset, code in SOURCE_PRESETS.items():
+        data = shipped()[preset]
+        for reading in bibliography().readings.values():
+            citing = [option for option in reading.options if code in option.sources]
+            if reading.switch is None or len(citing) != 1 or not in_force(data, reading.switch):
+                continue
+            checked.append((preset, reading.id))
+            setting = citing[0].setting
+            pairs = [] if setting is None else concrete(data, setting)
+            if setting is None or not all(holds(data, path, value) for path, value in pairs):
+                wrong.append(f"{preset} ({code}) {reading.id}: {setting}")
+    assert wrong == []
+    assert len(checked) == 31
+    assert {
+        ("eb1875", "A11"),
+        ("eb1875", "P09"),
+        ("hoyle1909", "A09"),
+        ("cards-encyclopedia", "P05"),
+        ("cards-encyclopedia", "P09"),
+        ("modern-article", "A16"),
+        ("modern-article", "P08"),
+        ("modern-article", "P12"),
+    } <= set(checked)
+
+
+def test_an_option_no_setting_selects_is_said_to_be_so(capsys: pytest.CaptureFixture[str]) -> None:
+    unselectable = [
+        (reading.id, number)
+        for reading in bibliography().readings.values()
+        for number, option in enumerate(reading.options)
+        if reading.switch is not None and option.setting is None
+    ]
+    assert unselectable == [("A10", 3)]
+    status, out, _ = run(capsys, "sources", "A10")
+    assert status == 0
+    assert out.splitlines()[-4:] == [
+        "  4. the non-dealer counts his aces and tens first; EW's sentence breaks off there, so",
+        "     the engine cannot play it [EW]",
+        "     no setting selects it",
+        "  Switch: game in a variant file.",
+    ]
 
 
 # --- bezique validate and bezique sources ----------------------------------------------
