@@ -395,6 +395,9 @@ def test_an_option_no_setting_selects_is_said_to_be_so(capsys: pytest.CaptureFix
         "     no setting selects it",
         "  Switch: game in a variant file.",
     ]
+    page = "\n".join(bibliography_html(["A10"]))
+    assert page.count(" — no setting selects it") == 1
+    assert page.count(" — <code>game.check: ") == 3
 
 
 # --- bezique validate and bezique sources ----------------------------------------------

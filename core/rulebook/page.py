@@ -126,11 +126,18 @@ def _entry(entry: Source | Reading | None) -> str:
         f"<li>{'<b>' if n == entry.default else ''}{escape(o.text)}"
         f"{'</b> (the default)' if n == entry.default else ''}"
         f"{' — ' + linked(', '.join(o.sources)) if o.sources else ''}"
-        f"{' — <code>' + escape(o.setting) + '</code>' if o.setting else ''}</li>"
+        f"{_setting(o.setting, entry.switch)}</li>"
         for n, o in enumerate(entry.options)
     )
     switch = f" Switch: <code>{escape(entry.switch)}</code>." if entry.switch else ""
     return f"{escape(entry.question)}{switch}<ul>{options}</ul>"
+
+
+def _setting(setting: str | None, switch: str | None) -> str:
+    """What selects an option: its setting, or (where the reading has a switch) that none does."""
+    if setting:
+        return f" — <code>{escape(setting)}</code>"
+    return " — no setting selects it" if switch else ""
 
 
 def render_html(lines: Sequence[RuleLine], title: str) -> str:
