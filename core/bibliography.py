@@ -24,7 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
@@ -84,10 +84,17 @@ class Bibliography:
 
     sources: dict[str, Source]
     readings: dict[str, Reading]
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Other codes files write for a source (``EB9`` for ``S0``): alias -> the source's code."""
 
     def lookup(self, code: str) -> Source | Reading | None:
-        """Return the source or the reading cited as ``code``, or ``None``."""
+        """Return the source or reading cited as ``code`` (or by an alias), or ``None``."""
+        code = self.aliases.get(code, code)
         return self.sources.get(code) or self.readings.get(code)
+
+    def alias_of(self, code: str) -> str | None:
+        """Return the code of the source ``code`` is another name for, or ``None``."""
+        return self.aliases.get(code)
 
 
 @dataclass(frozen=True)
@@ -110,12 +117,42 @@ _NAMED = r"HMR|PAR|HER|SPEC|EW|CAS|BRIT|NIE|CHA|FM|DOR|HH"
 _CODE = re.compile(rf"(?<![\w-])(?:{_READING}|{_FAMILY}|{_NAMED})(?![\w-])")
 
 
+# What a code looks like even when it is no code of the bibliography: capitals with
+# an optional dashed part (HRM, PRA, BIC-X) or capitals and digits (ZZ9), so that
+# ``bezique validate`` catches a misspelt code of no known family.  These tokens of
+# that shape are words, not codes: OCR (the scans S0 and S3 are read through), CARDS
+# (S3's heading), UTF-8 and SHA-256 (encodings and digests), and the names of cards,
+# a rank and a suit (QS, JD, TH).
+_SHAPED = re.compile(r"(?<![\w-])(?:[A-Z]{2,5}(?:-[A-Z0-9]+)?|[A-Z]+\d+[a-z]?)(?![\w-])")
+_NOT_CODES = frozenset({"OCR", "CARDS", "UTF-8", "SHA-256"})
+_CARD = re.compile(r"[AKQJT987][SHDC]")
+
+
 def citations_in(text: str) -> list[Citation]:
     """Return every source code or reading id written in ``text``, in order.
 
     A range such as ``F325-F326`` or ``R21-R24`` gives both of its ends.
     """
     return [Citation(m.group(), m.start(), m.end()) for m in _CODE.finditer(_split(text))]
+
+
+def code_shaped_in(text: str) -> list[Citation]:
+    """Return every citation in ``text`` and every other token shaped like a code, in order.
+
+    :func:`citations_in` finds the codes of the bibliography's families; this also
+    finds a token such as ``HRM`` or ``ZZ9`` that belongs to none, so that a check
+    can report it as unknown.  The few capitalised words the texts use (``OCR``,
+    card names such as ``QS``) are left out.
+    """
+    found = citations_in(text)
+    spans = [(c.start, c.end) for c in found]
+    for match in _SHAPED.finditer(_split(text)):
+        word = match.group()
+        if word in _NOT_CODES or _CARD.fullmatch(word):
+            continue
+        if not any(start < match.end() and match.start() < end for start, end in spans):
+            found.append(Citation(word, match.start(), match.end()))
+    return sorted(found, key=lambda c: c.start)
 
 
 def _split(text: str) -> str:
@@ -163,7 +200,9 @@ def parse_bibliography(text: str, filename: str) -> Bibliography:
     found = Bibliography(
         sources={code: _source(code, entry) for code, entry in data["sources"].items()},
         readings={rid: _reading(rid, entry) for rid, entry in data["readings"].items()},
+        aliases=dict(data.get("aliases", {})),
     )
+    _check_aliases(found, filename)
     _check(found, filename)
     return found
 
@@ -193,6 +232,19 @@ def _reading(rid: str, entry: dict[str, Any]) -> Reading:
         entry.get("switch"),
         entry.get("no_switch", ""),
     )
+
+
+def _check_aliases(found: Bibliography, filename: str) -> None:
+    """Raise :class:`BeziqueError` for an alias that is an entry itself or names no source."""
+    for alias, code in found.aliases.items():
+        if alias in found.sources or alias in found.readings:
+            raise BeziqueError(
+                f"{filename}: aliases.{alias}: {alias!r} is an entry of its own, not an alias"
+            )
+        if code not in found.sources:
+            raise BeziqueError(
+                f"{filename}: aliases.{alias}: {code!r} is not a source of the bibliography"
+            )
 
 
 def _check(found: Bibliography, filename: str) -> None:

@@ -32,31 +32,36 @@ def run(args: argparse.Namespace) -> int:
     if args.code is None:
         print("\n".join(listing(known)))
         return 0
-    code = args.code.strip()
-    found = known.lookup(code) or _case_insensitive(known, code)
+    code = _spelt(known, args.code.strip())
+    found = known.lookup(code)
     if found is None:
         raise BeziqueError(
             f"{code!r} is neither a source code nor a reading id; `bezique sources` lists them"
         )
+    target = known.alias_of(code)
+    if target is not None:
+        print(f"{code} is an alias of {target}, whose entry follows.")
     print("\n".join(describe(found)))
     return 0
 
 
-def _case_insensitive(known: Bibliography, code: str) -> Source | Reading | None:
-    """The entry whose code is ``code`` in another case (``bic-r``), if one is."""
-    for name in (*known.sources, *known.readings):
+def _spelt(known: Bibliography, code: str) -> str:
+    """``code`` as the bibliography spells it, if it is a code in another case (``bic-r``)."""
+    for name in (*known.sources, *known.readings, *known.aliases):
         if name.lower() == code.lower():
-            return known.lookup(name)
-    return None
+            return name
+    return code
 
 
 def listing(known: Bibliography) -> list[str]:
     """One line for each source, then one for each reading, in the file's order."""
-    width = max(len(code) for code in (*known.sources, *known.readings))
+    width = max(len(code) for code in (*known.sources, *known.aliases, *known.readings))
     lines = ["Sources (bezique sources CODE for the full entry):"]
     for source in known.sources.values():
         year = "" if source.year == "undated" else f", {source.year}"
         lines.append(_cut(f"  {source.code:<{width}}  {source.title}{year}"))
+    for alias, code in known.aliases.items():
+        lines.append(_cut(f"  {alias:<{width}}  an alias of {code}"))
     lines.append("")
     lines.append("Readings, where the sources disagree or are silent:")
     for reading in sorted(known.readings.values(), key=lambda r: _order(r.id)):
@@ -111,6 +116,8 @@ def _reading(reading: Reading) -> list[str]:
         lines += _wrap(f"{option.text}{cited}{mark}", "     ", f"  {number}. ")
         if option.setting:
             lines += _wrap(option.setting, "       ", "     set ")
+        elif reading.switch:
+            lines.append("     no setting selects it")
     if reading.switch:
         lines += _wrap(f"Switch: {reading.switch} in a variant file.")
     else:

@@ -27,9 +27,11 @@ from bezique.bibliography import (
     anchor,
     bibliography,
     citations_in,
+    code_shaped_in,
     parse_bibliography,
 )
 from bezique.errors import BeziqueError, VariantError
+from bezique.rulebook.page import bibliography_html
 from bezique.variant import (
     apply_overrides,
     load_variant,
@@ -122,7 +124,7 @@ def test_every_code_cited_in_variants_plugins_and_readme_is_in_the_bibliography(
 
 def test_every_source_and_reading_an_entry_cites_is_in_it() -> None:
     known = bibliography()
-    assert len(known.sources) == 33
+    assert len(known.sources) == 31
     assert {f"A{n:02d}" for n in range(1, 40)} <= set(known.readings)
     assert {f"R-C{n}" for n in range(1, 8)} | {f"X-C{n}" for n in range(1, 8)} <= set(
         known.readings
@@ -139,6 +141,30 @@ def test_every_source_and_reading_an_entry_cites_is_in_it() -> None:
     )
     assert known.lookup("A05") == known.readings["A05"]
     assert known.lookup("Z9") is None
+
+
+def test_a_work_has_one_entry_and_its_other_code_is_an_alias(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    known = bibliography()
+    assert known.aliases == {"EB9": "S0", "EB1911": "EB11"}
+    assert "EB9" not in known.sources and "EB1911" not in known.sources
+    assert known.lookup("EB9") is known.sources["S0"]
+    assert known.lookup("EB1911") is known.sources["EB11"]
+    assert (known.alias_of("EB9"), known.alias_of("S0")) == ("S0", None)
+    titles = [source.title for source in known.sources.values()]
+    assert len(titles) == len(set(titles))
+    status, out, err = run(capsys, "sources", "eb1911")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[:2] == [
+        "EB1911 is an alias of EB11, whose entry follows.",
+        "EB11: Encyclopaedia Britannica: Bezique (revised)",
+    ]
+    _, out, _ = run(capsys, "sources")
+    assert "  EB9       an alias of S0" in out.splitlines()
+    page = "\n".join(bibliography_html(["S0 (EB9, 1875)"]))
+    assert '<dt id="src-EB9">EB9</dt>\n<dd>Another code for <a href="#src-S0">S0</a>.</dd>' in page
+    assert page.count('<dt id="src-S0">') == 1
 
 
 def test_citations_are_found_in_free_text_with_their_place() -> None:
@@ -201,6 +227,9 @@ def test_a_well_formed_bibliography_reads() -> None:
         ("sources: [S0]", "sources: [S9]", "b.yaml: readings.A01.options.0.sources: 'S9' is not"),
         ('"game.target: 1000"', '"target 1000"', "b.yaml: readings.A01.options.0.setting:"),
         ("switch: game.target", "switch: null", "b.yaml: readings.A01: 'no_switch' is a required"),
+        ("readings:\n", "aliases: {EB9: S9}\nreadings:\n", "b.yaml: aliases.EB9: 'S9' is not a"),
+        ("readings:\n", "aliases: {S0: S0}\nreadings:\n", "b.yaml: aliases.S0: 'S0' is an entry"),
+        ("readings:\n", "aliases: {eb9: S0}\nreadings:\n", "b.yaml: aliases: 'eb9' does not"),
     ],
 )
 def test_the_schema_refuses_a_malformed_bibliography(old: str, new: str, message: str) -> None:
@@ -268,10 +297,16 @@ def applies(setting: str, bases: list[str]) -> str | None:
 def held(setting: str) -> str | None:
     """A shipped variant whose merged data holds every value of ``setting``."""
     for name, data in shipped().items():
-        pairs = concrete(data, setting)
-        if all(_value(data, path) == value for path, value in pairs):
+        if all(holds(data, path, value) for path, value in concrete(data, setting)):
             return name
     return None
+
+
+def holds(data: dict[str, Any], path: tuple[str, ...], value: Any) -> bool:
+    """Whether ``data`` has ``value`` at ``path`` (a section it lacks is ``enabled: false``)."""
+    if path[-1] == "enabled" and value is False and _value(data, path[:-1]) is None:
+        return True
+    return bool(_value(data, path) == value)
 
 
 def _value(data: Any, path: tuple[str, ...]) -> Any:
@@ -296,6 +331,73 @@ def test_every_setting_of_a_reading_makes_a_valid_variant_and_each_default_is_sh
         if option.setting is not None and number != reading.default
     }
     assert [s for s in sorted(others) if applies(s, bases) is None] == []
+
+
+SOURCE_PRESETS = {
+    "eb1875": "S0",
+    "hoyle1909": "S2",
+    "cards-encyclopedia": "S3",
+    "modern-article": "S4",
+}
+"""The presets that follow one source each, and that source's code."""
+
+
+def in_force(data: dict[str, Any], switch: str) -> bool:
+    """Whether a variant plays the rule ``switch`` names: it has the key (up to a ``*``),
+    and the section is not switched off (``enabled: false``, as carte blanche in two-hand)."""
+    keys = tuple(switch.split(".*")[0].split("."))
+    return _value(data, keys) is not None and _value(data, (keys[0], "enabled")) is not False
+
+
+def test_each_source_preset_holds_the_one_option_its_source_gives() -> None:
+    # For each reading with a switch whose rule the preset plays, when exactly one option
+    # cites the preset's source, the preset holds that option's setting (an option of a
+    # preset's own source must be selectable).
+    checked, wrong = [], []
+    for preset, code in SOURCE_PRESETS.items():
+        data = shipped()[preset]
+        for reading in bibliography().readings.values():
+            citing = [option for option in reading.options if code in option.sources]
+            if reading.switch is None or len(citing) != 1 or not in_force(data, reading.switch):
+                continue
+            checked.append((preset, reading.id))
+            setting = citing[0].setting
+            pairs = [] if setting is None else concrete(data, setting)
+            if setting is None or not all(holds(data, path, value) for path, value in pairs):
+                wrong.append(f"{preset} ({code}) {reading.id}: {setting}")
+    assert wrong == []
+    assert len(checked) == 31
+    assert {
+        ("eb1875", "A11"),
+        ("eb1875", "P09"),
+        ("hoyle1909", "A09"),
+        ("cards-encyclopedia", "P05"),
+        ("cards-encyclopedia", "P09"),
+        ("modern-article", "A16"),
+        ("modern-article", "P08"),
+        ("modern-article", "P12"),
+    } <= set(checked)
+
+
+def test_an_option_no_setting_selects_is_said_to_be_so(capsys: pytest.CaptureFixture[str]) -> None:
+    unselectable = [
+        (reading.id, number)
+        for reading in bibliography().readings.values()
+        for number, option in enumerate(reading.options)
+        if reading.switch is not None and option.setting is None
+    ]
+    assert unselectable == [("A10", 3)]
+    status, out, _ = run(capsys, "sources", "A10")
+    assert status == 0
+    assert out.splitlines()[-4:] == [
+        "  4. the non-dealer counts his aces and tens first; EW's sentence breaks off there, so",
+        "     the engine cannot play it [EW]",
+        "     no setting selects it",
+        "  Switch: game in a variant file.",
+    ]
+    page = "\n".join(bibliography_html(["A10"]))
+    assert page.count(" — no setting selects it") == 1
+    assert page.count(" — <code>game.check: ") == 3
 
 
 # --- bezique validate and bezique sources ----------------------------------------------
@@ -323,6 +425,34 @@ def test_validate_reports_an_unknown_code_at_its_line_and_column(
         f"{path}:4:16: source: 'A99' {tail}",
         f"{path}:9:10: brisques.source: 'F327' {tail}",
         f"{path}:9:20: brisques.source: 'BIC-X' {tail}",
+    ]
+
+
+def test_validate_reports_a_code_of_no_known_family_and_not_the_words_in_capitals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "typos.yaml"
+    path.write_text(
+        "name: typos\nextends: rubicon\nsummary: Misspelt codes.\n"
+        "source: HRM laws, as PAR has them.\n"
+        "brisques:\n  source: >-\n"
+        "    The OCR of CARDS; PRA and\n    ZZ9, QS and JD, UTF-8, EB9.\n",
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "validate", str(path))
+    assert (status, out) == (1, "")
+    tail = "is not a source or reading of the bibliography (`bezique sources` lists them)"
+    assert err.splitlines() == [
+        f"{path}:4:9: source: 'HRM' {tail}",
+        f"{path}:7:23: brisques.source: 'PRA' {tail}",
+        f"{path}:8:5: brisques.source: 'ZZ9' {tail}",
+    ]
+    assert [c.code for c in code_shaped_in("HMR, HRM; F325-F327; A22a, QS, TH, UTF-8 SHA-256")] == [
+        "HMR",
+        "HRM",
+        "F325",
+        "F327",
+        "A22a",
     ]
 
 

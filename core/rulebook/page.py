@@ -87,19 +87,27 @@ def _section(section: str, members: Sequence[RuleLine]) -> list[str]:
 def bibliography_html(texts: Iterable[str]) -> list[str]:
     """The bibliography section: an entry for each code cited in ``texts``, in first-cited order.
 
-    The sources that a cited reading's options name follow, so that every link resolves.
+    The sources that a cited reading's options name follow, and the source an alias
+    (``EB9``) stands for, so that every link resolves.
     """
     codes = list(dict.fromkeys(c.code for text in texts for c in citations_in(text)))
     book = bibliography()
-    for code in codes:  # the sources a reading's options name are entries too
+    for code in codes:  # the sources a reading's options name (or an alias) are entries too
         entry = book.lookup(code)
-        if isinstance(entry, Reading):
-            named = [c for option in entry.options for c in option.sources]
-            codes += [c for c in dict.fromkeys(named) if c not in codes]
+        named = (
+            [c for option in entry.options for c in option.sources]
+            if isinstance(entry, Reading)
+            else [book.alias_of(code) or code]
+        )
+        codes += [c for c in dict.fromkeys(named) if c not in codes]
     out = ['<section id="bibliography">', "<h2>Sources and readings</h2>", "<dl>"]
     for code in codes:
         out.append(f'<dt id="{anchor(code)}">{escape(code)}</dt>')
-        out.append(f"<dd>{_entry(book.lookup(code))}</dd>")
+        target = book.alias_of(code)
+        if target is not None:
+            out.append(f'<dd>Another code for <a href="#{anchor(target)}">{target}</a>.</dd>')
+        else:
+            out.append(f"<dd>{_entry(book.lookup(code))}</dd>")
     return [*out, "</dl>", "</section>"]
 
 
@@ -118,11 +126,18 @@ def _entry(entry: Source | Reading | None) -> str:
         f"<li>{'<b>' if n == entry.default else ''}{escape(o.text)}"
         f"{'</b> (the default)' if n == entry.default else ''}"
         f"{' — ' + linked(', '.join(o.sources)) if o.sources else ''}"
-        f"{' — <code>' + escape(o.setting) + '</code>' if o.setting else ''}</li>"
+        f"{_setting(o.setting, entry.switch)}</li>"
         for n, o in enumerate(entry.options)
     )
     switch = f" Switch: <code>{escape(entry.switch)}</code>." if entry.switch else ""
     return f"{escape(entry.question)}{switch}<ul>{options}</ul>"
+
+
+def _setting(setting: str | None, switch: str | None) -> str:
+    """What selects an option: its setting, or (where the reading has a switch) that none does."""
+    if setting:
+        return f" — <code>{escape(setting)}</code>"
+    return " — no setting selects it" if switch else ""
 
 
 def render_html(lines: Sequence[RuleLine], title: str) -> str:

@@ -6,16 +6,18 @@ A ``source:`` text, at any level of a variant file, cites rule texts by code
 validate`` reports a code the bibliography does not hold as a problem of the
 file, at the line and column of the code itself inside the text (a folded
 ``>-`` text included), so that a misspelt ``A99`` or ``BIC-X`` is found where it
-was written.  Registered variant files are the package's (or a plugin's) and are
-checked by their own tests; only the file asked for and the files of its chain
-that are not registered are read here.
+was written.  Any other token shaped like a code (``HRM`` for HMR, ``ZZ9``)
+is reported too (:func:`bezique.bibliography.code_shaped_in`).  Registered
+variant files are the package's (or a plugin's) and are checked by their own
+tests; only the file asked for and the files of its chain that are not
+registered are read here.
 """
 
 from __future__ import annotations
 
 import bisect
 
-from bezique.bibliography import Citation, bibliography, citations_in
+from bezique.bibliography import Citation, bibliography, code_shaped_in
 from bezique.errors import VariantError
 from bezique.variant.loader import BUILTIN_PREFIX, load_chain, resolve_spec
 from bezique.variant.locate import File, Message, dotted, ordered
@@ -111,8 +113,8 @@ def _placed(
         start = starts[following] if following < len(starts) else len(text)
     elif text[start : start + 1] in ("'", '"'):
         start += 1
-    cited: list[Citation] = citations_in(value)
-    written = citations_in(text[start:])[: len(cited)]
+    cited: list[Citation] = code_shaped_in(value)
+    written = code_shaped_in(text[start:])[: len(cited)]
     if [c.code for c in written] == [c.code for c in cited]:
         return [(c.code, start + w.start) for c, w in zip(cited, written, strict=True)]
     return [(c.code, start) for c in cited]
