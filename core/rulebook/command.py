@@ -42,7 +42,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    """``bezique diff``: 0 when the rules are equal, citations aside; 1 if they differ; 2 bad input."""
+    """``bezique diff``: 0 if the rules are equal (citations aside), 1 if not, 2 on bad input."""
     if len(args.variants) < 2:
         print("bezique: diff needs two variants or more", file=sys.stderr)
         return BAD_INPUT
