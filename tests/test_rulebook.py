@@ -381,3 +381,11 @@ def test_a_seven_of_no_value_is_said_to_have_no_score() -> None:
     for name in ("rubicon", "six-pack"):
         seven = [line.text for line in lines_of(name) if line.section == "seven"]
         assert seven == ["The seven of trumps has no score in this game."]
+
+
+def test_an_overlay_without_a_title_is_headed_by_its_name_and_parent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "rules", "house-brisques-at-end")
+    assert status == 0 and out.startswith("house-brisques-at-end (extends ordinary)\n")
+    assert run(capsys, "rules", "eb1875")[1].startswith("Bezique after the Encyclopaedia")
