@@ -389,3 +389,14 @@ def test_an_overlay_without_a_title_is_headed_by_its_name_and_parent(
     status, out, _ = run(capsys, "rules", "house-brisques-at-end")
     assert status == 0 and out.startswith("house-brisques-at-end (extends ordinary)\n")
     assert run(capsys, "rules", "eb1875")[1].startswith("Bezique after the Encyclopaedia")
+
+
+def test_partners_are_said_to_sit_opposite_and_whose_beziques_are_shared() -> None:
+    lines = {line.key: line.text for line in lines_of("four-hand-partners")}
+    assert lines["partnerships.sides"].startswith(
+        "The four players make two partnerships, each of two partners sitting opposite"
+    )
+    assert lines["partnerships.shared_beziques"] == (
+        "A player declaring a double or triple bezique may count in beziques that his "
+        "partner has declared and left on the table."
+    )
