@@ -228,3 +228,11 @@ def test_citations_alone_leave_the_rules_equal(
     status, out, _ = run(capsys, "diff", "ordinary", str(overlay), "--sources", "--json")
     found = json.loads(out)
     assert status == 0 and found["equal"] is True and found["citations_equal"] is False
+
+
+def test_the_same_name_from_another_file_is_labelled_by_its_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(Path(__file__).resolve().parent.parent / "variants" / "ordinary.yaml")
+    status, out, _ = run(capsys, "diff", "ordinary", path)
+    assert (status, out) == (0, f"ordinary and {path} have the same rules.\n")
