@@ -4,8 +4,9 @@ The kernel already plays N hands: the deal goes round from the dealer's left, th
 player first dealt to leads, the trick's winner draws first and the others after
 him in seat order (A32), and of identical cards the first played wins (A34, the
 ordinary plugin's ``bezique_trick_winner``).  The end-game duties of the ordinary
-plugin read the current winning card of the trick, so a player who can neither
-follow suit nor win by trumping may throw away any card (S0 three-hand, A26).
+plugin compare each card with the one winning the trick so far, not with the lead:
+with no card of the suit led and no trump that would take the trick, any card may
+be played (S0 three-hand, A26).
 The triple bezique is a row of the variant's table (level 3 of the beziques
 class), which the ordinary class rule already lets a single or a double grow into
 (A15); what it scores when built on a double is the switch
@@ -20,9 +21,10 @@ is already at the double's level; :class:`MultihandDeclarations` allows exactly
 that case and defers to the ordinary rules for everything else.
 
 It also plays S0's four-hand end-game when the variant asks for it
-(``endgame.mode: duels``): the last trick's winner and his left-hand adversary
-play their hands out against each other, then the other two theirs, each trick
-a two-card trick under the ordinary end-game duties.
+(``endgame.mode: duels``): the end-game splits the table into two pairs, each
+finishing its cards in two-card tricks under the ordinary end-game duties; the
+first pair is whoever took the trick that emptied the stock and the next seat to
+his left, the second pair the two seats left over.
 """
 
 from __future__ import annotations
@@ -136,8 +138,8 @@ class Duels(PluginState):
 def bezique_stock_exhausted(state: GameState) -> None:
     """Pair the players for S0's four-hand end-game, then let the ordinary plugin go on.
 
-    The last trick's winner (the trick that emptied the stock; he leads next)
-    plays against his left-hand adversary, then the other two play theirs.
+    The first pair is the seat that won the stock's last trick (it leads next) and the
+    seat after it in the order of play; the two remaining seats make the second pair.
     """
     if tables(state).endgame.get("mode") == "duels":
         first = state.leader
@@ -225,8 +227,9 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             RuleProse(
                 "endgame",
                 "multihand.best_so_far",
-                "In the end-game a player who can neither follow suit nor beat the best card "
-                "played so far by trumping may throw away any card.",
+                "In the end-game each card is measured against the best one in the trick so "
+                "far: a player with no card of the suit led, and no trump high enough to take "
+                "the trick, is free to play whatever card he likes.",
                 "S0 three-hand paragraph; BIC-4; A26",
             )
         )

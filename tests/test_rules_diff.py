@@ -214,3 +214,25 @@ def test_the_readme_shows_the_real_output(capsys: pytest.CaptureFixture[str]) ->
     parts = [part.strip("\n") for part in excerpt.removesuffix("...").split("\n...\n")]
     assert len(parts) == 2 and all(part in book for part in parts)
     assert "\nThe score table\n---------------\n" in parts[1]
+
+
+def test_citations_alone_leave_the_rules_equal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    overlay = tmp_path / "x.yaml"
+    overlay.write_text(
+        "name: x\nextends: ordinary\nbrisques:\n  source: A house note.\n", encoding="utf-8"
+    )
+    status, out, _ = run(capsys, "diff", "ordinary", str(overlay), "--sources")
+    assert status == 0 and "brisques (citations only)" in out
+    status, out, _ = run(capsys, "diff", "ordinary", str(overlay), "--sources", "--json")
+    found = json.loads(out)
+    assert status == 0 and found["equal"] is True and found["citations_equal"] is False
+
+
+def test_the_same_name_from_another_file_is_labelled_by_its_path(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = str(Path(__file__).resolve().parent.parent / "variants" / "ordinary.yaml")
+    status, out, _ = run(capsys, "diff", "ordinary", path)
+    assert (status, out) == (0, f"ordinary and {path} have the same rules.\n")

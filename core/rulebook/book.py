@@ -79,20 +79,7 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
     """Every rule of ``ruleset``'s variant, one sentence each, in rulebook order."""
     data = ruleset.data
     inheritance = Inheritance(ruleset.variant)
-    lines = [
-        RuleLine(
-            s.section,
-            s.key,
-            s.text,
-            _source(data, s.source),
-            inheritance.parent_of(s.covers),
-            None,
-            s.covers,
-            s.value,
-        )
-        for make in MAKERS
-        for s in make(data)
-    ]
+    lines = [_said_line(data, inheritance, s) for make in MAKERS for s in make(data)]
     lines += plugin_lines(ruleset)
     covered = {path for line in lines for path in line.covers}
     lines += [
@@ -112,8 +99,22 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
     return sorted(lines, key=lambda line: order(line.section))
 
 
+def _said_line(data: Mapping[str, Any], inheritance: Inheritance, said: Said) -> RuleLine:
+    """A sentence of the data as a rule line, cited from the file that set what it states."""
+    parent = inheritance.parent_of(said.covers)
+    if isinstance(said.source, str):
+        source: str | None = said.source
+    elif parent is not None:
+        source = inheritance.source_of(said.covers, said.source)
+    else:
+        source = _source(data, said.source)
+    return RuleLine(
+        said.section, said.key, said.text, source, parent, None, said.covers, said.value
+    )
+
+
 def _source(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
-    """The ``source:`` text at ``path`` of the data, or None."""
+    """The ``source:`` text at ``path`` of the merged data, or None."""
     found: Any = data
     for key in path:
         if not isinstance(found, Mapping) or key not in found:

@@ -16,8 +16,10 @@ from bezique.game import ruleset_for
 from bezique.rulebook.book import rule_lines
 from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import as_json, text
+from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
+from bezique.ruleset import Ruleset
 
 BAD_INPUT = 2
 """``bezique diff``'s exit status when a variant cannot be read (as ``diff``'s for trouble)."""
@@ -27,7 +29,7 @@ def run_rules(args: argparse.Namespace) -> int:
     """``bezique rules``: render the rulebook of ``args.variant`` in ``args.format``."""
     ruleset = ruleset_for(args.variant)
     lines = rule_lines(ruleset)
-    title = ruleset.variant.title
+    title = _title(ruleset)
     if args.format == "html":
         page = render_html(lines, title)
     elif args.format == "markdown":
@@ -41,8 +43,16 @@ def run_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _title(ruleset: Ruleset) -> str:
+    """The variant's title; an overlay that sets none is named with the parent it extends."""
+    inheritance = Inheritance(ruleset.variant)
+    if inheritance.top is None or inheritance.parent_of(("title",)) is None:
+        return ruleset.variant.title
+    return f"{ruleset.variant.name} (extends {inheritance.top.data.get('extends')})"
+
+
 def run_diff(args: argparse.Namespace) -> int:
-    """``bezique diff``: 0 when the rules are equal, 1 when they differ, 2 on bad input."""
+    """``bezique diff``: 0 if the rules are equal (citations aside), 1 if not, 2 on bad input."""
     if len(args.variants) < 2:
         print("bezique: diff needs two variants or more", file=sys.stderr)
         return BAD_INPUT
@@ -57,4 +67,4 @@ def run_diff(args: argparse.Namespace) -> int:
         print(json.dumps(as_json(found, found_differences), indent=2, ensure_ascii=False))
     else:
         sys.stdout.write(text(found, found_differences))
-    return 1 if found_differences else 0
+    return 1 if any(not d.citations_only for d in found_differences) else 0

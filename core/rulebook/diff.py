@@ -42,11 +42,18 @@ class Difference:
 
 
 def books(rulesets: Sequence[Ruleset]) -> list[Book]:
-    """Each ruleset's rule lines, labelled by its variant's name (a repeated name numbered)."""
+    """Each ruleset's rule lines, labelled by its variant's name.
+
+    A name already taken is given as the file it was read from when that is another file,
+    or numbered (``#2``) when it is the same one.
+    """
     found: list[Book] = []
     for ruleset in rulesets:
         label = ruleset.variant.name
         taken = [book.label for book in found]
+        origins = [r.variant.origin for r in rulesets[: len(found)]]
+        if label in taken and ruleset.variant.origin not in origins:
+            label = ruleset.variant.origin  # the same name from another file: its path
         if label in taken:
             label = f"{label}#{sum(t.split('#')[0] == label for t in taken) + 1}"
         lines = {(line.section, line.key): line for line in rule_lines(ruleset)}

@@ -103,7 +103,8 @@ def as_json(found: Sequence[Book], found_differences: Sequence[Difference]) -> d
     """The differences as one JSON document."""
     return {
         "variants": [book.label for book in found],
-        "equal": not found_differences,
+        "equal": all(d.citations_only for d in found_differences),
+        "citations_equal": not any(d.citations_only for d in found_differences),
         "differences": [
             {
                 "section": d.section,

@@ -107,8 +107,8 @@ def partnerships(data: Data) -> list[Said]:
         "declaring; not both"
     )
     shared = (
-        "A double or triple bezique may take beziques his partner has declared and left on the "
-        "table."
+        "A player declaring a double or triple bezique may count in beziques that his partner "
+        "has declared and left on the table."
         if p["shared_beziques"]
         else "A double or triple bezique counts only when all its cards are the declarer's own."
     )
@@ -116,8 +116,7 @@ def partnerships(data: Data) -> list[Said]:
         Said(
             "partnerships",
             "partnerships.sides",
-            f"The seats play in {number(len(sides))} partnerships: "
-            f"{'; '.join(f'seats {s}' for s in sides)}; the score is kept per partnership.",
+            _sides(p["sides"], len(sides)),
             ("partnerships.sides",),
             src,
             value(p["sides"]),
@@ -139,6 +138,24 @@ def partnerships(data: Data) -> list[Said]:
             value(p["shared_beziques"]),
         ),
     ]
+
+
+def _sides(sides: list[list[int]], count: int) -> str:
+    """Who plays with whom: partners facing each other, or the seats of each side."""
+    seats = sum(len(side) for side in sides)
+    facing = all(len(s) == 2 and abs(s[0] - s[1]) * 2 == seats for s in sides)
+    if facing:
+        return (
+            f"The {number(seats)} players make {number(count)} partnerships, each of two "
+            "partners sitting opposite each other (seats numbered from 0 in the order of "
+            "play: " + " against ".join(f"{s[0]} and {s[1]}" for s in sides) + "); the score "
+            "is kept per partnership."
+        )
+    listed_sides = "; ".join(f"seats {listed(str(seat) for seat in side)}" for side in sides)
+    return (
+        f"The seats play in {number(count)} partnerships: {listed_sides}; the score is kept "
+        "per partnership."
+    )
 
 
 def rubicon(data: Data) -> list[Said]:

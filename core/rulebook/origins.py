@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bezique.errors import BeziqueError
 from bezique.variant import loader
@@ -25,6 +25,7 @@ class Inheritance:
         """Read the chain of ``variant`` and who wrote each of its values."""
         self.origins: Origins | None = None
         self.top: File | None = None
+        self.chain: list[File] = []
         if len(variant.chain) < 2:  # one file, or merged data held outside any file
             return
         try:
@@ -36,7 +37,7 @@ class Inheritance:
         merged, origins = loader.merge_chain(chain)
         if variant.overrides:
             loader.merge_into(merged, variant.overrides, (), None, origins)
-        self.origins, self.top = origins, chain[-1]
+        self.origins, self.top, self.chain = origins, chain[-1], chain
 
     def parent_of(self, paths: Iterable[str]) -> str | None:
         """The variant that set every one of ``paths`` when the variant's own file set none.
@@ -44,13 +45,48 @@ class Inheritance:
         None when the variant's own file (or its overrides) set one of them: the rule is
         its own.  The nearest such parent when several set them.
         """
+        nearest = self._nearest(paths)
+        return _name(nearest) if nearest is not None else None
+
+    def source_of(self, paths: Iterable[str], source: tuple[str, ...]) -> str | None:
+        """The ``source:`` text at ``source`` in the parent that set every one of ``paths``.
+
+        Read from that parent's own file, or the nearest of its ancestors that has one
+        there, so an inherited rule keeps the citation of the file that set it (never an
+        overlay's text about another rule).  A nearer file's text counts too when that file
+        sets nothing else in the section: it is a note on the inherited rules themselves
+        ("inherited from ordinary").  None when the rule is not inherited, or no file of
+        that part of the chain cites it.
+        """
+        nearest = self._nearest(paths)
+        if nearest is None:
+            return None
+        for file in sorted(self.chain, key=lambda f: f.rank):
+            section = _at(file.data, source[:-1])
+            notes_only = isinstance(section, dict) and set(section) <= {source[-1]}
+            if file.rank >= nearest.rank or notes_only:
+                text = _at(file.data, source)
+                if isinstance(text, str):
+                    return " ".join(text.split())
+        return None
+
+    def _nearest(self, paths: Iterable[str]) -> File | None:
+        """The nearest parent file that set all of ``paths`` (None: one is the variant's own)."""
         if self.origins is None or self.top is None:
             return None
         writers = [self.origins.of(tuple(path.split("."))) for path in paths]
         if not writers or any(w is None or w is self.top for w in writers):
             return None
-        nearest = max(writers, key=lambda w: -w.rank if w is not None else 0)
-        return _name(nearest) if nearest is not None else None
+        return min((w for w in writers if w is not None), key=lambda w: w.rank)
+
+
+def _at(data: Any, path: tuple[str, ...]) -> Any:
+    """The value at ``path`` of nested mappings, or None."""
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data
 
 
 def _name(file: File) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import listed, rank
+from bezique.rulebook.words import capital, listed, rank
 
 Data = Mapping[str, Any]
 
@@ -16,9 +16,43 @@ def seven(data: Data) -> list[Said]:
     s = data.get("seven_of_trumps")
     if s is None:
         return []
-    src = ("seven_of_trumps", "source")
+    lines = _seven_lines(s, data["trumps"]["mode"] == "turn_up")
+    keys = ("seven_of_trumps.turn_up", "seven_of_trumps.scoring")[: len(lines)]
+    return [
+        Said("seven", key, text, covers, ("seven_of_trumps", "source"), cell)
+        for key, (text, covers, cell) in zip(keys, lines, strict=True)
+    ]
+
+
+SEVEN_COVERS = (
+    ("seven_of_trumps.rank", "seven_of_trumps.turn_up_points"),
+    (
+        "seven_of_trumps.scoring",
+        "seven_of_trumps.declare_points",
+        "seven_of_trumps.exchange_points",
+    ),
+)
+
+
+def _seven_lines(s: Data, turn_up: bool) -> list[tuple[str, tuple[str, ...], str]]:
+    """The seven's sentences: what it scores turned up, then how a holder scores it."""
+    cells = (
+        f"{s['rank']} {s['turn_up_points']}",
+        f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}",
+    )
     name = f"the {rank(s['rank'])} of trumps"
-    turn_up = data["trumps"]["mode"] == "turn_up"
+    if not any(s[k] for k in ("turn_up_points", "declare_points", "exchange_points")):
+        nothing = f"{capital(name)} has no score in this game"
+        if not turn_up or s["scoring"] == "on_play":  # no exchange is kept either
+            return [(f"{nothing}.", SEVEN_COVERS[0] + SEVEN_COVERS[1], " ".join(cells))]
+        return [
+            (f"{nothing}, turned up or held.", SEVEN_COVERS[0], cells[0]),
+            (
+                "A player holding it may still exchange it for the turned-up card, for no points.",
+                SEVEN_COVERS[1],
+                cells[1],
+            ),
+        ]
     turned = (
         f"A {rank(s['rank'])} turned up for trumps gives the dealer {_points(s['turn_up_points'])}."
         if turn_up
@@ -36,37 +70,19 @@ def seven(data: Data) -> list[Said]:
             "scores once."
         ),
         "on_play": (
-            f"{name.capitalize()} scores {_points(s['declare_points'])} to whoever plays it "
+            f"{capital(name)} scores {_points(s['declare_points'])} to whoever plays it "
             "to a trick while the stock lasts; it is neither exchanged for the turn-up nor "
             "declared."
         ),
         "trick_winner": (
-            f"{name.capitalize()} scores {_points(s['declare_points'])} to the winner of the "
+            f"{capital(name)} scores {_points(s['declare_points'])} to the winner of the "
             "trick it falls in, in the end-game too; while the stock lasts he may exchange it "
             "for the turned-up card, and it scores once, exchanged or not."
         ),
     }
     return [
-        Said(
-            "seven",
-            "seven_of_trumps.turn_up",
-            turned,
-            ("seven_of_trumps.rank", "seven_of_trumps.turn_up_points"),
-            src,
-            f"{s['rank']} {s['turn_up_points']}",
-        ),
-        Said(
-            "seven",
-            "seven_of_trumps.scoring",
-            ways[s["scoring"]],
-            (
-                "seven_of_trumps.scoring",
-                "seven_of_trumps.declare_points",
-                "seven_of_trumps.exchange_points",
-            ),
-            src,
-            f"{s['scoring']} {s['declare_points']}/{s['exchange_points']}",
-        ),
+        (turned, SEVEN_COVERS[0], cells[0]),
+        (ways[s["scoring"]], SEVEN_COVERS[1], cells[1]),
     ]
 
 
@@ -164,8 +180,8 @@ def endgame(data: Data) -> list[Said]:
         mode = (
             "every player plays to each trick, the card to beat being the best so far"
             if e["mode"] == "tricks"
-            else "the last trick's winner plays his hand out against his left-hand "
-            "adversary, then the other two play theirs, two cards a trick"
+            else "the end-game is two duels of two cards a trick: first whoever took the "
+            "trick that emptied the stock and the player on his left, then the remaining pair"
         )
         said.append(
             Said(
@@ -183,6 +199,18 @@ def endgame(data: Data) -> list[Said]:
 def game(data: Data) -> list[Said]:
     """The target, when it is looked at, and who wins when both pass it."""
     g = data["game"]
+    if "rubicon" in data:  # the one deal is settled: the target is a placeholder
+        return [
+            Said(
+                "game",
+                "game.target",
+                "No points target is used, nor who wins when both sides pass one: the "
+                "game is settled when its one deal is over.",
+                ("game.target", "game.check", "game.both_over"),
+                ("game", "source"),
+                "none (one deal)",
+            )
+        ]
     check = (
         "it is over as soon as a side reaches the target"
         if g["check"] == "at_once"

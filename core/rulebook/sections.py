@@ -46,7 +46,8 @@ class Said(NamedTuple):
     text: str
     covers: tuple[str, ...]
     """The dotted paths of the data it states (each a leaf: a value that is no mapping)."""
-    source: tuple[str, ...]
-    """The path of the ``source:`` text it cites (``("deal", "source")``)."""
+    source: tuple[str, ...] | str
+    """The path of the ``source:`` text it cites (``("deal", "source")``), or, as a
+    string, the citation itself (a rule of a section whose text is about other rules)."""
     value: str
     """The values it states, in short (a cell of ``bezique diff``'s matrix)."""

@@ -46,14 +46,21 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             )
         )
     if "open_cards" not in data:
-        prose.append(
-            RuleProse(
-                "endgame",
-                "ordinary.stock_exhausted",
-                "When the last card of the stock and the turned-up card have been drawn, each "
-                "player takes his declared cards back into his hand; nothing more is declared, "
-                "and an announced combination not yet scored lapses.",
-                "S0 paragraph on the last eight tricks",
-            )
-        )
+        prose.append(_stock_exhausted(data))
     return prose
+
+
+def _stock_exhausted(data: Mapping[str, Any]) -> RuleProse:
+    """Declared cards back in hand once the stock is gone (a turn-up only where there is one)."""
+    emptied = (
+        "When the last card of the stock and the turned-up card have been drawn"
+        if data.get("trumps", {}).get("mode") == "turn_up"
+        else "When the last card of the stock has been drawn"
+    )
+    return RuleProse(
+        "endgame",
+        "ordinary.stock_exhausted",
+        f"{emptied}, each player takes his declared cards back into his hand; nothing more "
+        "is declared, and an announced combination not yet scored lapses.",
+        "S0 paragraph on the last eight tricks",
+    )
