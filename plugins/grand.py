@@ -36,6 +36,7 @@ through (returns None) for the rest.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -287,19 +288,27 @@ def _is_pair(combo: Combination) -> bool:
 
 
 @hookimpl
-def bezique_describe_rules() -> list[RuleProse]:
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """Grand's rule in words: a combination broken by a card played away may score again."""
+    names = [
+        name.replace("_", " ")
+        for name, spec in data["declarations"]["combinations"].items()
+        if isinstance(spec, Mapping)
+    ]
+    text = (
+        "When a card of a declared combination is played to a trick, the cards of it left on "
+        "the table may be completed again by a like card from the hand, and the combination "
+        "then scores once more, as many times as it can be rebuilt (this applies to "
+        + ", ".join(names)
+        + ").  The new card can only stand in for one that has gone: a queen may be married "
+        "to a second king only once her first king has been played, never while he is still "
+        "on the table beside her."
+    )
     return [
         RuleProse(
             "declarations",
             "grand.again",
-            "Once a card of a declared combination has been played to a trick, the cards of "
-            "it still on the table may be made up again with a like card from the hand, and "
-            "the combination scores again: four of a kind with a fifth card of the rank, a "
-            "queen whose king has gone married to another king, a bezique, double or "
-            "sequence likewise, as often as it can be made.  A fresh card may only take the "
-            "place of one played away: a queen whose king is still on the table cannot "
-            "marry another (a widow may remarry, a wife may not).",
+            text,
             "S0 Grand section; A23, A24 (widow, not bigamy); R16 for Rubicon",
         )
     ]

@@ -400,3 +400,12 @@ def test_partners_are_said_to_sit_opposite_and_whose_beziques_are_shared() -> No
         "A player declaring a double or triple bezique may count in beziques that his "
         "partner has declared and left on the table."
     )
+
+
+def test_grands_rule_names_the_combinations_of_the_variant_that_uses_it() -> None:
+    def again(variant: str) -> str:
+        (line,) = [x for x in rule_lines(ruleset_for(variant)) if x.key == "grand.again"]
+        return line.text
+
+    assert "four trump aces" in again("six-pack") and "quadruple bezique" in again("six-pack")
+    assert "four trump aces" not in again("grand") and "triple bezique" in again("grand")
