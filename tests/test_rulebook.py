@@ -409,3 +409,15 @@ def test_grands_rule_names_the_combinations_of_the_variant_that_uses_it() -> Non
 
     assert "four trump aces" in again("six-pack") and "quadruple bezique" in again("six-pack")
     assert "four trump aces" not in again("grand") and "triple bezique" in again("grand")
+
+
+def test_rubicons_declaring_and_carte_blanche_rules_sit_in_their_sections() -> None:
+    found = {x.key: x for x in rule_lines(ruleset_for("rubicon"))}
+    assert found["rubicon.carte_blanche"].section == "carte_blanche"
+    for key, codes in (
+        ("repair_marriages", ["A23", "R-C4"]),
+        ("married_into_sequence", ["A07", "R-C5"]),
+    ):
+        line = found[f"rubicon.{key}"]
+        assert line.section == "declarations"
+        assert [c.code for c in citations_in(line.source or "")] == codes

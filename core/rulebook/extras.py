@@ -165,10 +165,17 @@ def rubicon(data: Data) -> list[Said]:
         return []
     src = ("rubicon", "source")
 
-    def line(key: str, text: str, covers: tuple[str, ...], cell: str) -> Said:
-        return Said(
-            "rubicon", f"rubicon.{key}", text, tuple(f"rubicon.{c}" for c in covers), src, cell
-        )
+    def line(
+        key: str,
+        text: str,
+        covers: tuple[str, ...],
+        cell: str,
+        where: tuple[str, tuple[str, ...] | str] = ("rubicon", src),
+    ) -> Said:
+        """A Rubicon rule, in the settlement's section unless ``where`` says another."""
+        section, cited = where
+        paths = tuple(f"rubicon.{c}" for c in covers)
+        return Said(section, f"rubicon.{key}", text, paths, cited, cell)
 
     brisques = (
         "Brisques are counted, for both players, only when the totals are equal or when "
@@ -220,7 +227,13 @@ def rubicon(data: Data) -> list[Said]:
             ("rounding.to", "rounding.stage"),
             f"{r['rounding']['to']} {r['rounding']['stage']}",
         ),
-        line("carte_blanche", blanche, ("carte_blanche",), str(r["carte_blanche"])),
+        line(
+            "carte_blanche",
+            blanche,
+            ("carte_blanche",),
+            str(r["carte_blanche"]),
+            ("carte_blanche", ("carte_blanche", "source")),
+        ),
         line(
             "repair_marriages",
             "Once a card of a marriage has been played, its partner may be married again to a "
@@ -230,6 +243,7 @@ def rubicon(data: Data) -> list[Said]:
             "from declared cards alone.",
             ("repair_marriages",),
             value(r["repair_marriages"]),
+            ("declarations", "A23; R-C4"),
         ),
         line(
             "married_into_sequence",
@@ -238,6 +252,7 @@ def rubicon(data: Data) -> list[Said]:
             else "A king or queen once married may not join a sequence.",
             ("married_into_sequence",),
             value(r["married_into_sequence"]),
+            ("declarations", "A07; R-C5"),
         ),
     ]
 
