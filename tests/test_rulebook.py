@@ -10,12 +10,12 @@ from __future__ import annotations
 import copy
 import os
 from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from clirun import run
+from htmlpage import Page
 
 from bezique import registry, ruleset
 from bezique.bibliography import bibliography, citations_in
@@ -254,31 +254,6 @@ def test_a_wrong_answer_is_a_plugin_error(fresh: None, tmp_path: Path, answer: A
 
 
 # --------------------------------------------------------------------------- rendering
-
-
-class Page(HTMLParser):
-    """What the page holds: ids, links, tags, and anything that would load from outside."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-        self.links: list[str] = []
-        self.tags: list[str] = []
-        self.outside: list[str] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        found = dict(attrs)
-        if found.get("id"):
-            self.ids.add(str(found["id"]))
-        if tag == "a":
-            self.links.append(str(found.get("href")))
-        if tag in ("link", "script", "img", "iframe") or "src" in found:
-            self.outside.append(tag)
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
 
 
 def score_points(lines: list[RuleLine]) -> list[str]:

@@ -17,11 +17,11 @@ YAML files (each against ``ordinary``, which they all extend):
 from __future__ import annotations
 
 import json
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from clirun import run
+from htmlpage import Page
 
 from bezique.game import ruleset_for
 from bezique.rulebook import render_text, rule_lines
@@ -164,25 +164,9 @@ def test_bad_input_exits_2_with_one_line(
     assert err.startswith(says) and len(err.splitlines()) == 1
 
 
-class Cells(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[str] = []
-        self.ids: set[str] = set()
-        self.links: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append(tag)
-        found = dict(attrs)
-        if found.get("id"):
-            self.ids.add(str(found["id"]))
-        if tag == "a":
-            self.links.append(str(found.get("href")))
-
-
 def test_the_html_fragment_is_a_table_whose_citations_resolve() -> None:
     fragment = diff_html([ruleset_for("eb1875"), ruleset_for("hoyle1909")])
-    cells = Cells()
+    cells = Page()
     cells.feed(fragment)
     assert fragment.startswith('<section class="rule-diff">') and "html" not in cells.tags
     assert cells.tags.count("tr") == 1 + 3 + 8  # the head, three sections, eight rules
