@@ -50,35 +50,19 @@ def rules(data: Data) -> list[Said]:
         else "A declaration may be made of cards already on the table alone."
     )
     said = [
-        Said(
-            "declarations",
-            "declarations.per_trick",
-            PER_TRICK[d["per_trick"]],
-            ("declarations.per_trick",),
-            SOURCE,
-            str(d["per_trick"]),
-        ),
-        Said(
-            "declarations",
-            "declarations.new_card_required",
-            new_card,
-            ("declarations.new_card_required",),
-            SOURCE,
-            value(d["new_card_required"]),
-        ),
+        _setting("per_trick", PER_TRICK[d["per_trick"]], str(d["per_trick"])),
+        _setting("new_card_required", new_card, value(d["new_card_required"])),
     ]
     if "bezique_ladder" in d:
-        said.append(
-            Said(
-                "declarations",
-                "declarations.bezique_ladder",
-                LADDER[d["bezique_ladder"]],
-                ("declarations.bezique_ladder",),
-                SOURCE,
-                str(d["bezique_ladder"]),
-            )
-        )
+        ladder = d["bezique_ladder"]
+        said.append(_setting("bezique_ladder", LADDER[ladder], str(ladder)))
     return [*said, _pair(d["bezique_cards"]), *_classes(d["combinations"])]
+
+
+def _setting(key: str, text: str, cell: str) -> Said:
+    """The sentence of the one setting ``declarations.KEY``, cited from the section."""
+    path = f"declarations.{key}"
+    return Said("declarations", path, text, (path,), SOURCE, cell)
 
 
 def _pair(pairs: Mapping[str, list[str]]) -> Said:
