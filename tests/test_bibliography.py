@@ -407,45 +407,53 @@ def test_every_shipped_variant_validates_with_its_citations() -> None:
     assert validate_paths([name for name, _ in variant_summaries()]) == []
 
 
+TAIL = "is not a source or reading of the bibliography (`bezique sources` lists them)"
+"""How validate ends the line of an unknown citation."""
+
+
+def validate_failing(
+    capsys: pytest.CaptureFixture[str], path: Path, text: str
+) -> tuple[Path, list[str]]:
+    """Write ``text`` to ``path``, validate it, check it fails; the path and the error lines."""
+    path.write_text(text, encoding="utf-8")
+    status, out, err = run(capsys, "validate", str(path))
+    assert (status, out) == (1, "")
+    return path, err.splitlines()
+
+
 def test_validate_reports_an_unknown_code_at_its_line_and_column(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "club.yaml"
-    path.write_text(
+    path, err = validate_failing(
+        capsys,
+        tmp_path / "club.yaml",
         "name: club\nextends: ordinary\nsummary: Club rules.\n"
         "source: S0 and A99.\n"
         "brisques:\n  timing: end_of_hand\n  source: >-\n"
         "    S0 footnote 4 (A08) and\n    F325-F327 with BIC-X.\n",
-        encoding="utf-8",
     )
-    status, out, err = run(capsys, "validate", str(path))
-    assert (status, out) == (1, "")
-    tail = "is not a source or reading of the bibliography (`bezique sources` lists them)"
-    assert err.splitlines() == [
-        f"{path}:4:16: source: 'A99' {tail}",
-        f"{path}:9:10: brisques.source: 'F327' {tail}",
-        f"{path}:9:20: brisques.source: 'BIC-X' {tail}",
+    assert err == [
+        f"{path}:4:16: source: 'A99' {TAIL}",
+        f"{path}:9:10: brisques.source: 'F327' {TAIL}",
+        f"{path}:9:20: brisques.source: 'BIC-X' {TAIL}",
     ]
 
 
 def test_validate_reports_a_code_of_no_known_family_and_not_the_words_in_capitals(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    path = tmp_path / "typos.yaml"
-    path.write_text(
+    path, err = validate_failing(
+        capsys,
+        tmp_path / "typos.yaml",
         "name: typos\nextends: rubicon\nsummary: Misspelt codes.\n"
         "source: HRM laws, as PAR has them.\n"
         "brisques:\n  source: >-\n"
         "    The OCR of CARDS; PRA and\n    ZZ9, QS and JD, UTF-8, EB9.\n",
-        encoding="utf-8",
     )
-    status, out, err = run(capsys, "validate", str(path))
-    assert (status, out) == (1, "")
-    tail = "is not a source or reading of the bibliography (`bezique sources` lists them)"
-    assert err.splitlines() == [
-        f"{path}:4:9: source: 'HRM' {tail}",
-        f"{path}:7:23: brisques.source: 'PRA' {tail}",
-        f"{path}:8:5: brisques.source: 'ZZ9' {tail}",
+    assert err == [
+        f"{path}:4:9: source: 'HRM' {TAIL}",
+        f"{path}:7:23: brisques.source: 'PRA' {TAIL}",
+        f"{path}:8:5: brisques.source: 'ZZ9' {TAIL}",
     ]
     assert [c.code for c in code_shaped_in("HMR, HRM; F325-F327; A22a, QS, TH, UTF-8 SHA-256")] == [
         "HMR",
