@@ -4,7 +4,9 @@ Writing a card as a player's action names it (:func:`card_token`: ``QS``,
 ``QS*``, ``QS*beziques``, ``QS@``), an action as text (:func:`action_text`)
 and reading it back (:func:`parse_action`), and the stable integer of an action
 (:func:`action_id`).  The notation itself is described in :mod:`bezique.actions`;
-:class:`~bezique.game.GameState` offers each function as a method.
+:class:`~bezique.game.GameState` offers each function as a method.  Writing reads only
+the state's data (:class:`~bezique.state.StateData`), so that a player's view writes its
+observation from the state it makes of itself (:func:`bezique.views.view_state`).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from bezique.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from bezique.game import GameState
+    from bezique.state import StateData
 
 
-def card_token(state: GameState, card: int, seat: int | None = None) -> str:
+def card_token(state: StateData, card: int, seat: int | None = None) -> str:
     """Write a card as ``seat``'s action names it.
 
     ``QS`` from the concealed hand, ``QS*`` on the table, ``QS*beziques``
@@ -38,7 +41,7 @@ def card_token(state: GameState, card: int, seat: int | None = None) -> str:
     return text + mark + "+".join(declared_classes(state, card))
 
 
-def _needs_classes(state: GameState, card: int, seat: int | None) -> bool:
+def _needs_classes(state: StateData, card: int, seat: int | None) -> bool:
     """Whether the owner has another copy of ``card`` on the table, declared differently."""
     owner = _owner(state, card) if seat is None else seat
     face = state.deck.card_face[card]
@@ -50,7 +53,7 @@ def _needs_classes(state: GameState, card: int, seat: int | None) -> bool:
     return len(twins) > 1
 
 
-def _owner(state: GameState, card: int) -> int:
+def _owner(state: StateData, card: int) -> int:
     """The seat holding ``card`` (the seat to act if none does)."""
     for seat, hand in enumerate(state.hands):
         if card in hand:
@@ -58,7 +61,7 @@ def _owner(state: GameState, card: int) -> int:
     return state.to_act
 
 
-def declared_classes(state: GameState, card: int) -> list[str]:
+def declared_classes(state: StateData, card: int) -> list[str]:
     """Name the classes ``card`` has been declared in this hand, with the level when above 1.
 
     ``["beziques", "marriages.2"]``: declared in a bezique, and in the
@@ -72,7 +75,7 @@ def declared_classes(state: GameState, card: int) -> list[str]:
     return labels
 
 
-def action_text(state: GameState, action: Action) -> str:
+def action_text(state: StateData, action: Action) -> str:
     """Write ``action`` in the text notation of :mod:`bezique.actions`."""
     if action.kind == Kind.END_TURN:
         return end_word(state)
@@ -220,6 +223,6 @@ def legal_action_ids(state: GameState) -> list[int]:
     return [action_id(state, a) for a in state.legal_actions()]
 
 
-def end_word(state: GameState) -> str:
+def end_word(state: StateData) -> str:
     """The word that ends a turn now: ``draw`` while cards can be drawn, else ``pass``."""
     return "draw" if state.stock_left() else "pass"

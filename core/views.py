@@ -6,17 +6,22 @@ the position a bot decides from.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bezique.notation import action_text, card_token
 from bezique.pluginstate import NO_TURN, PluginState, TurnState
 from bezique.questions import open_question
-from bezique.state import FIELDS, GAME_OVER, PLAY, QUESTION, TURN
+from bezique.state import FIELDS, GAME_OVER, PLAY, QUESTION, TURN, RandomSource, StateData
 
 if TYPE_CHECKING:
+    from bezique.actions import Action
     from bezique.cards import Deck
     from bezique.game import GameState
     from bezique.ruleset import Ruleset
+
+_S = TypeVar("_S", bound=StateData)
 
 
 def observation(state: GameState, player: int) -> dict[str, Any]:
@@ -31,13 +36,28 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
     the order of the stock (a choice among another player's unseen cards is
     shown as the plugin that opened it says).
     """
+    seen = _observed(state, player, state.places())
+    if state.phase == QUESTION:  # every seat sees what is asked, and of whom
+        seen["question"] = _asked(state)
+    if state.phase != GAME_OVER and state.to_act == player:
+        seen["legal"] = _legal_shown(state)
+    return seen
+
+
+def _observed(state: StateData, player: int, places: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """:func:`observation` but the question and the legal actions, ``places`` given.
+
+    It reads only what ``player`` has seen of the hands (his own, and the cards on the
+    table), so that a :class:`View`'s state (:func:`view_state`) gives the same but for
+    the number of cards in each hand, which the view sets.
+    """
     deck = state.deck
     own = [card_token(state, c, player) for c in state.hands[player]]
     table = [
         [card_token(state, c, seat) for c in hand if state.on_table[c]]
         for seat, hand in enumerate(state.hands)
     ]
-    view: dict[str, Any] = {
+    return {
         "player": player,
         "variant": state.rules.variant.name,
         "hand_no": state.hand_no,
@@ -52,9 +72,7 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
         "trick": [
             [s, deck.card_text(c)] for s, c in zip(state.trick_seats, state.trick, strict=True)
         ],
-        "places": {
-            name: [deck.card_text(c) for c in cards] for name, cards in state.places().items()
-        },
+        "places": {name: [deck.card_text(c) for c in cards] for name, cards in places.items()},
         "played": [deck.card_text(c) for c in state.played],
         "tricks_done": state.tricks_done,
         "phase": state.phase,
@@ -64,16 +82,12 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
         "events": [list(e) for e in state.events],
         "winner": state.winner,
     }
-    if state.phase == QUESTION:  # every seat sees what is asked, and of whom
-        question = open_question(state)
-        view["question"] = {
-            "name": question.name,
-            "seat": question.seat,
-            "answers": list(question.answers),
-        }
-    if state.phase != GAME_OVER and state.to_act == player:
-        view["legal"] = _legal_shown(state)
-    return view
+
+
+def _asked(state: GameState) -> dict[str, Any]:
+    """The question open before the first lead: its name, the seat asked, the answers."""
+    question = open_question(state)
+    return {"name": question.name, "seat": question.seat, "answers": list(question.answers)}
 
 
 def _legal_shown(state: GameState) -> list[str]:
@@ -133,9 +147,26 @@ class View:
     plugin's plain JSON state, such as the referee's book, is not in it).  The rules
     are public and come with it (:attr:`rules`).  :func:`bezique.worlds.sample_world`
     deals the cards it does not place, at random, into a state to search.
+
+    Its :attr:`observation` (the same as JSON-able data) is written only when read:
+    bots do not read it.  For it the view keeps, besides, what the position does not
+    say: the cards plugins lay face up elsewhere, the question open, and the seat's
+    legal actions when it is to act (their texts, in a phase a plugin opened).
     """
 
-    __slots__ = ("hidden", "known", "observation", "position", "rules", "seat", "unseen")
+    __slots__ = (
+        "_actions",
+        "_observation",
+        "_places",
+        "_question",
+        "_shown",
+        "hidden",
+        "known",
+        "position",
+        "rules",
+        "seat",
+        "unseen",
+    )
 
     def __init__(self, state: GameState, seat: int) -> None:
         """The view of ``seat`` of ``state`` now (see :meth:`GameState.view`)."""
@@ -171,8 +202,59 @@ class View:
         hidden = [card for hand in state.hands for card in hand if card not in placed]
         self.unseen: tuple[int, ...] = tuple(sorted(hidden + state.stock))
         """The cards whose place this seat does not know: in the others' hands or the stock."""
-        self.observation: dict[str, Any] = observation(state, seat)
-        """The seat's observation (:func:`observation`), the same view as JSON-able data."""
+        # What the observation shows that the position does not say, kept as the state
+        # says it (see :attr:`observation`): the places (a plain JSON state may keep some),
+        # the question, and the legal actions, as the seat to act sees them (in a phase a
+        # plugin opened, only its texts: the actions may name cards the seat has not seen).
+        places = state.places()
+        self._places: dict[str, tuple[int, ...]] = {
+            name: tuple(cards) for name, cards in places.items()
+        }
+        phase = state.phase
+        self._question: dict[str, Any] | None = _asked(state) if phase == QUESTION else None
+        self._actions: tuple[Action, ...] | None = None
+        self._shown: tuple[str, ...] | None = None
+        if phase != GAME_OVER and state.to_act == seat:
+            if phase in (PLAY, TURN):
+                self._actions = tuple(state.legal_actions())
+            else:
+                self._shown = tuple(_legal_shown(state))
+        self._observation: dict[str, Any] | None = None
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        """The seat's observation (:func:`observation`), the same view as JSON-able data.
+
+        Written from the view itself when first read (never from the game's state), then
+        kept.
+        """
+        seen = self._observation
+        if seen is None:
+            seen = self._observation = self._observe()
+        return seen
+
+    def _observe(self) -> dict[str, Any]:
+        """Write :attr:`observation` from the view: its state, every unseen card left out."""
+        rules = self.rules
+        shared = {
+            "rules": rules,
+            "deck": rules.deck,
+            "players": rules.players,
+            "side_of": rules.side_of,
+        }  # (the notation and the observation read no other of the shared fields)
+        state = view_state(self, StateData, shared)
+        state.stock = list(self.unseen[: self.stock_size])  # (only how many is read)
+        seen = _observed(state, self.seat, self._places)
+        seen["hand_sizes"] = [
+            len(known) + hidden for known, hidden in zip(self.known, self.hidden, strict=True)
+        ]
+        if self._question is not None:
+            seen["question"] = dict(self._question, answers=list(self._question["answers"]))
+        if self._actions is not None:
+            seen["legal"] = [action_text(state, action) for action in self._actions]
+        elif self._shown is not None:
+            seen["legal"] = list(self._shown)
+        return seen
 
     @property
     def deck(self) -> Deck:
@@ -202,3 +284,34 @@ class View:
             f"<View seat {self.seat}: hand {self.position['hand_no']}, "
             f"stock {self.stock_size}, phase {self.position['phase']}>"
         )
+
+
+def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
+    """The view's position as a state of class ``kind``, every unseen card left out.
+
+    Its fields are copies of the view's (a view may give many states, which must not
+    share its lists), its hands hold the cards the seat has seen, its stock is empty,
+    its plugins' states are as the seat sees them, and ``shared`` gives the fields every
+    state of the rules shares (:data:`SHARED_FIELDS`).  Its seed and stacked decks are
+    nobody's, and its generator is seeded with 0.
+    """
+    state = object.__new__(kind)
+    fields = state.__dict__
+    copiers = _COPIERS
+    for name, value in view.position.items():
+        copier = copiers.get(name)
+        fields[name] = value if copier is None else copier(value)
+    fields["extra"] = dict(view.position["extra"])  # as the seat sees them
+    fields.update(shared)
+    fields["hands"] = [list(cards) for cards in view.known]
+    fields["stock"] = []
+    fields["seed"] = 0
+    fields["decks"] = []
+    fields["_random"] = RandomSource(random.Random(0))
+    fields["_legal"] = None
+    state._count_hands()
+    return state
+
+
+_COPIERS = {f.name: f.copy for f in FIELDS if f.copy is not None}
+"""How :func:`view_state` copies the view's fields."""

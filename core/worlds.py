@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from bezique.errors import PlayerError
 from bezique.game import GameState
 from bezique.pluginstate import PluginState
-from bezique.state import FIELDS, RandomSource
-from bezique.views import SHARED_FIELDS, View
+from bezique.state import RandomSource
+from bezique.views import SHARED_FIELDS, View, view_state
 
 if TYPE_CHECKING:
     from bezique.ruleset import Ruleset
@@ -99,24 +99,7 @@ class WorldSampler:
 
 def _template(view: View) -> GameState:
     """The view's position as a game state, every unseen card left out (the stock empty)."""
-    rules: Ruleset = view.rules
-    world = object.__new__(GameState)
-    fields = world.__dict__
-    copiers = _COPIERS
-    for name, value in view.position.items():
-        copier = copiers.get(name)
-        fields[name] = value if copier is None else copier(value)
-    fields["extra"] = dict(view.position["extra"])  # as the seat sees them; see sample()
-    shared = _shared(rules)
-    fields.update(shared)
-    fields["hands"] = [list(cards) for cards in view.known]
-    fields["stock"] = []
-    fields["seed"] = 0
-    fields["decks"] = []
-    fields["_random"] = RandomSource(random.Random(0))
-    fields["_legal"] = None
-    world._count_hands()
-    return world
+    return view_state(view, GameState, _shared(view.rules))
 
 
 def _shared(rules: Ruleset) -> dict[str, object]:
@@ -130,10 +113,6 @@ def _shared(rules: Ruleset) -> dict[str, object]:
 
 _SHARED_KEY = ("bezique.worlds", "shared")
 """Where :func:`_shared` keeps a ruleset's shared fields (its ``tables`` memo)."""
-
-_COPIERS = {f.name: f.copy for f in FIELDS if f.copy is not None}
-"""How the template copies the view's fields (a view may serve many samplers, which must
-not share its lists)."""
 
 
 def _excluded(world: GameState, view: View, pool: list[int]) -> list[frozenset[int]]:

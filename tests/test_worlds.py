@@ -122,12 +122,15 @@ def deep(value: object, depth: int = 0) -> object:
 def test_a_view_does_not_change_with_the_cards_its_seat_has_not_seen(variant: str) -> None:
     for state, twin, seat in dealt_twins(variant, 101, TWINS):
         assert twin.hands != state.hands or twin.stock != state.stock
-        assert deep(twin.view(seat)) == deep(state.view(seat))
+        view, twin_view = state.view(seat), twin.view(seat)
+        assert twin_view.observation == view.observation  # (written when first read)
+        assert deep(twin_view) == deep(view)
 
 
 def test_a_view_holds_plain_data_and_the_rules_only() -> None:
     state = positions("ordinary", 5, 1)[0]
     view = state.view(0)
+    assert view.observation  # (written when first read, then kept in a slot)
     seen: set[int] = set()
 
     def walk(value: object) -> None:
