@@ -334,6 +334,7 @@ def _saved_states() -> list[dict[str, Any]]:
 
 
 STATES = _saved_states()
+UNREFEREED = [{**state, "referee": False} for state in STATES]
 STATE_KEYS = sorted(STATES[0])
 
 
@@ -385,8 +386,24 @@ def test_tampered_states(data: dict[str, Any]) -> None:
         # saved again by this one; one without "referee" is of a game saved before
         # that key, unrefereed.
         assert rebuilt == {**data, "bezique": __version__, "referee": data.get("referee", False)}
-        assert {**rebuilt, "overrides": {}} in STATES
+        # The referee flag is a setting of the game, not of its history: a saved game's
+        # flag turned on (or off) is the same history replayed with a referee (or
+        # without), a game of its own where the replay allows it.
+        assert {**rebuilt, "overrides": {}, "referee": False} in UNREFEREED
     assert time.perf_counter() - started < TIME_LIMIT
+
+
+def test_a_saved_game_with_the_referee_turned_on_is_replayed_under_the_referee() -> None:
+    """Where the history is a refereed game's too it loads refereed and plays on; else refused."""
+    stacked = {**STATES[1], "referee": True}
+    state = from_json(stacked)
+    assert state.to_json()["referee"] is True
+    rng = random.Random(1)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    short = {**STATES[0], "referee": True}  # its random play finished no turn, as a referee asks
+    with pytest.raises(RecordError, match=r"seat 1 won the trick and must finish the turn"):
+        from_json(short)
 
 
 @FUZZ
