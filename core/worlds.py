@@ -133,13 +133,13 @@ def _excluded(world: GameState, view: View, pool: list[int]) -> list[frozenset[i
     excluded: list[set[int]] = [set() for _ in range(view.rules.players)]
     saved = world.trick, world.trick_seats
     legal_plays = world.rules.legal_plays
+    starts = view.position["trick_starts"]
+    ends = [*starts[1:], len(played)]  # each trick runs from its start to the next one's
     try:
-        for lead in view.position["trick_starts"]:
+        for lead, end in zip(starts, ends, strict=True):
             if lead < start:
                 continue
-            for index in range(lead + 1, len(played)):
-                if index in view.position["trick_starts"]:
-                    break
+            for index in range(lead + 1, end):
                 seat = seats[index]
                 if seat == view.seat or not view.hidden[seat]:
                     continue
