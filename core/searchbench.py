@@ -25,6 +25,7 @@ from typing import Any
 
 from bezique.bench import VariantDeals
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.players import player_for
 from bezique.players.rollout import greedy_turns
 from bezique.players.search import DEFAULT_HORIZON, SearchPlayer
 from bezique.worlds import WorldSampler, sample_world
@@ -63,7 +64,8 @@ def _cpu(work: Callable[[], object], repeats: int) -> float:
 def search_bench(variant: str, positions: int, iterations: int, seed: int) -> dict[str, Any]:
     """Time the search and its parts on ``positions`` positions of ``variant``."""
     states = search_positions(variant, positions, seed)
-    player = SearchPlayer(f"search:iterations={iterations}", iterations=iterations)
+    player = player_for(f"search:iterations={iterations}")  # as a tournament makes it
+    assert isinstance(player, SearchPlayer)
     deals = VariantDeals(variant, seed)
     deals.play(5)  # warm up the tables
     rng = random.Random(seed)

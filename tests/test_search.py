@@ -12,14 +12,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
+from bezique.actions import Action
 from bezique.errors import PlayerError
 from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
 from bezique.players.endgame import WON, solve
 from bezique.players.search import SearchPlayer
+from bezique.views import View
 
 SEEDS = range(40)
 TRICKS_LEFT = 4
@@ -156,10 +159,13 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         ("search:seconds=-1", "seconds must be from 0.001 to 3600.0, not -1.0"),
         (
             "search:depth=3",
-            "no option 'depth' (it takes iterations, seconds, c, horizon, playouts, prior, margin)",
+            "no option 'depth' (it takes iterations, seconds, c, horizon, playouts, prior, "
+            "margin, model)",
         ),
         ("search:playouts=clever", "playouts must be greedy or random, not 'clever'"),
         ("search:prior=search", "the prior may not be a search"),
+        ("search:model=search:iterations=9", "the model may not be a search"),
+        ("search:model=nobody", "unknown player 'nobody'"),
         ("search:prior=nobody", "unknown player 'nobody'"),
         ("search:margin=2", "margin must be from 0.0 to 1.0, not 2.0"),
     ],
@@ -176,12 +182,51 @@ def test_the_options_set_the_budget() -> None:
     assert not player.greedy
     assert player.prior is not None and player.prior.name == "heuristic"
     assert player.margin == 0.06
-    plain = player_for("search:prior=none,margin=0.2")
+    assert player.model is not None and player.model.name == "heuristic"
+    plain = player_for("search:prior=none,margin=0.2,model=none")
     assert isinstance(plain, SearchPlayer)
-    assert (plain.prior, plain.margin) == (None, 0.2)
+    assert (plain.prior, plain.margin, plain.model) == (None, 0.2, None)
+    modelled = player_for("search:model=random")
+    assert isinstance(modelled, SearchPlayer)
+    assert modelled.model is not None and modelled.model.name == "random"
     whole = player_for("search:horizon=0")
     assert isinstance(whole, SearchPlayer)
     assert (whole.iterations, whole.horizon, whole.greedy) == (1000, None, True)
     timed = player_for("search:seconds=0.5")
     assert isinstance(timed, SearchPlayer)
     assert (timed.iterations, timed.seconds) == (None, 0.5)
+
+
+class Recording:
+    """A model player that records the seats and views it is asked for, and plays first."""
+
+    name = "recording"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, View]] = []
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.asked.append((view.seat, view))
+        return legal[0]
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "three-hand", "four-hand-partners"])
+def test_the_model_chooses_for_the_other_sides_only_from_their_views(variant: str) -> None:
+    """In the tree, each seat of another side is asked from its own view, never the searcher's."""
+    state = new_game(variant, seed=4)
+    rng = random.Random(4)
+    while len(state.legal_actions()) < 2 or state.trick:
+        state.apply(rng.choice(state.legal_actions()))
+    model = Recording()
+    player = SearchPlayer("search", iterations=200, model=model)
+    seat = state.to_act
+    decide(player, state, random.Random(0))
+    mine = state.side_of[seat]
+    assert model.asked  # the tree reached the other sides' choices
+    assert {state.side_of[asked] for asked, _ in model.asked} <= set(range(state.players)) - {mine}
+    bits = state.deck.bits
+    for asked, view in model.asked:
+        assert view.seat == asked
+        # of the searcher's hand it knows only what was shown before or declared in the tree
+        for card in view.known[seat]:
+            assert state.exposed & bits[card] or view.on_table[card], (asked, card)
