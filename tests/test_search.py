@@ -22,6 +22,7 @@ from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
 from bezique.players.endgame import WON, solve
 from bezique.players.search import SearchPlayer
+from bezique.searchbench import format_search_bench, search_bench
 from bezique.views import View
 
 SEEDS = range(40)
@@ -230,3 +231,14 @@ def test_the_model_chooses_for_the_other_sides_only_from_their_views(variant: st
         # of the searcher's hand it knows only what was shown before or declared in the tree
         for card in view.known[seat]:
             assert state.exposed & bits[card] or view.on_table[card], (asked, card)
+
+
+def test_the_search_benchmark_runs_the_budget_on_every_position() -> None:
+    """``bench --search``: each position searched with the budget given, its parts timed."""
+    found = search_bench("ordinary", 3, 7, 1)
+    assert (found["variant"], found["positions"], found["iterations"]) == ("ordinary", 3, 21)
+    for key in ("cpu_seconds", "iterations_per_s", "random_deals_per_s", "world_us", "clone_us"):
+        assert found[key] > 0, key
+    text = format_search_bench(found)
+    assert text.startswith("ordinary search: 21 iterations on 3 positions in ")
+    assert "a play-out (4 tricks, greedy turns)" in text
