@@ -84,6 +84,7 @@ class CardTables:
             if suit in deck.suits
         }
         self._forms: dict[int, tuple[Form, ...]] = {}
+        self._forms_of_faces: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.stakes: dict[int, list[float]] = {}
         """Memo of :func:`stakes` by trump suit."""
 
@@ -98,6 +99,17 @@ class CardTables:
         if found is None:
             found = self._forms[trump] = tuple(
                 form for name, row in self.rows.items() for form in self._compile(trump, name, row)
+            )
+        return found
+
+    def forms_of_faces(self, trump: int) -> tuple[tuple[int, ...], ...]:
+        """For each face, the indices in :meth:`forms` of the forms that have it."""
+        found = self._forms_of_faces.get(trump)
+        if found is None:
+            forms = self.forms(trump)
+            found = self._forms_of_faces[trump] = tuple(
+                tuple(index for index, form in enumerate(forms) if face in form.faces)
+                for face in range(self.deck.faces)
             )
         return found
 
@@ -241,13 +253,16 @@ def held_values(
     if tables.open_cards:
         return values
     face_of = deck.card_face
+    forms = tables.forms(trump)
+    eligible = _eligible(forms, tables.forms_of_faces(trump), face_of, levels, cards)
     available = [0] * deck.faces
     for card in unseen:
         available[face_of[card]] += 1
     for card in cards:
         available[face_of[card]] += 1
-    for form in tables.forms(trump):
-        _share(form, cards, levels, face_of, available, values)
+    for form, found in zip(forms, eligible, strict=True):
+        if found:
+            _share(form, found, available, values)
     if trump >= 0 and turn_up >= 0 and tables.seven_points:
         for card in cards:
             if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump:
@@ -255,23 +270,40 @@ def held_values(
     return values
 
 
+def _eligible(
+    forms: Sequence[Form],
+    forms_of_face: Sequence[Sequence[int]],
+    face_of: Sequence[int],
+    levels: Sequence[int],
+    cards: Sequence[int],
+) -> list[dict[int, list[int]]]:
+    """For each form, the cards of ``cards`` that count towards it, by face.
+
+    A card counts unless it was declared in the form's class at its level; a card is
+    offered only to the forms that have its face (``forms_of_face``).
+    """
+    eligible: list[dict[int, list[int]]] = [{} for _ in forms]
+    for card in cards:
+        face = face_of[card]
+        declared = levels[card]
+        for index in forms_of_face[face]:
+            form = forms[index]
+            if (declared >> form.shift) & 15 < form.level:
+                eligible[index].setdefault(face, []).append(card)
+    return eligible
+
+
 def _share(
     form: Form,
-    cards: Sequence[int],
-    levels: Sequence[int],
-    face_of: Sequence[int],
+    eligible: dict[int, list[int]],
     available: Sequence[int],
     values: dict[int, float],
 ) -> None:
-    """Add each card's share of ``form``'s expected points to ``values``."""
+    """Add each card's share of ``form``'s expected points to ``values``.
+
+    ``eligible`` holds the hand's cards that count towards it, by face (:func:`_eligible`).
+    """
     faces = form.faces
-    eligible: dict[int, list[int]] = {}
-    for card in cards:
-        face = face_of[card]
-        if face in faces and (levels[card] >> form.shift) & 15 < form.level:
-            eligible.setdefault(face, []).append(card)
-    if not eligible:
-        return
     if form.copies:  # each face, form.copies times
         if any(available[f] < form.copies for f in faces):
             return
