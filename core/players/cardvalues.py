@@ -331,25 +331,21 @@ def declarable(view: View, cards: Sequence[int]) -> int:
     tables = tables_of(view.rules)
     if tables.open_cards:
         return 0
-    face_of = tables.deck.card_face
     levels = view.levels
+    forms = tables.forms(view.trump)
+    eligible = _eligible(
+        forms, tables.forms_of_faces(view.trump), tables.deck.card_face, levels, cards
+    )
     best = 0
-    for form in tables.forms(view.trump):
-        if form.points <= best:
+    for form, found in zip(forms, eligible, strict=True):
+        if form.points <= best or not found:
             continue
-        counts: dict[int, int] = {}
-        fresh = False
-        for card in cards:
-            face = face_of[card]
-            if face in form.faces and (levels[card] >> form.shift) & 15 < form.level:
-                counts[face] = counts.get(face, 0) + 1
-                fresh = fresh or levels[card] == 0
-        if not fresh:
+        if not any(levels[card] == 0 for group in found.values() for card in group):
             continue
         if form.copies:
-            complete = all(counts.get(f, 0) >= form.copies for f in form.faces)
+            complete = all(len(found.get(f, ())) >= form.copies for f in form.faces)
         else:
-            complete = sum(counts.values()) >= form.size
+            complete = sum(map(len, found.values())) >= form.size
         if complete:
             best = form.points
     return best
