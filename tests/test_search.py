@@ -20,6 +20,7 @@ from bezique.actions import Action
 from bezique.errors import PlayerError
 from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
+from bezique.players.calibration import HELD_WEIGHTS, UNIT_WEIGHTS
 from bezique.players.endgame import WON, solve
 from bezique.players.search import SearchPlayer
 from bezique.searchbench import format_search_bench, search_bench
@@ -161,8 +162,9 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         (
             "search:depth=3",
             "no option 'depth' (it takes iterations, seconds, c, horizon, playouts, prior, "
-            "margin, model)",
+            "margin, model, worth)",
         ),
+        ("search:worth=guessed", "worth must be fitted or counted, not 'guessed'"),
         ("search:playouts=clever", "playouts must be greedy or random, not 'clever'"),
         ("search:prior=search", "the prior may not be a search"),
         ("search:model=search:iterations=9", "the model may not be a search"),
@@ -184,6 +186,10 @@ def test_the_options_set_the_budget() -> None:
     assert player.prior is not None and player.prior.name == "heuristic"
     assert player.margin == 0.06
     assert player.model is not None and player.model.name == "heuristic"
+    assert player.weights == HELD_WEIGHTS
+    counted = player_for("search:worth=counted")
+    assert isinstance(counted, SearchPlayer)
+    assert counted.weights == UNIT_WEIGHTS
     plain = player_for("search:prior=none,margin=0.2,model=none")
     assert isinstance(plain, SearchPlayer)
     assert (plain.prior, plain.margin, plain.model) == (None, 0.2, None)

@@ -245,13 +245,56 @@ def held_values(
     """:func:`keep_values` from the position's parts.
 
     The trumps, the turn-up, each card's declared levels, the cards still to be had
-    (``unseen``) and the hand (``cards``): a search values the hands of its worlds so.
+    (``unseen``) and the hand (``cards``).
     """
     tables = tables_of(rules)
-    deck = tables.deck
     values = {c: power(tables, c, trump) for c in cards}
+    _add_combinations(tables, trump, turn_up, levels, unseen, cards, values)
+    return values
+
+
+class HeldWorth(NamedTuple):
+    """What a hand is worth to hold, in its two parts (:func:`held_worth`)."""
+
+    combinations: float
+    """The cards' shares of the combinations they build towards, the seven of trumps's
+    exchange included."""
+    strength: float
+    """Their strength for taking tricks later (:func:`power`)."""
+
+
+def held_worth(
+    rules: Ruleset,
+    trump: int,
+    turn_up: int,
+    levels: Sequence[int],
+    unseen: Sequence[int],
+    cards: Sequence[int],
+) -> HeldWorth:
+    """The sum of :func:`held_values` over ``cards``, its two parts apart.
+
+    A search values the hands of its worlds so, weighing the parts by what they
+    turned out to be worth in play (:mod:`bezique.players.calibration`).
+    """
+    tables = tables_of(rules)
+    values = dict.fromkeys(cards, 0.0)
+    _add_combinations(tables, trump, turn_up, levels, unseen, cards, values)
+    return HeldWorth(sum(values.values()), sum(power(tables, c, trump) for c in cards))
+
+
+def _add_combinations(
+    tables: CardTables,
+    trump: int,
+    turn_up: int,
+    levels: Sequence[int],
+    unseen: Sequence[int],
+    cards: Sequence[int],
+    values: dict[int, float],
+) -> None:
+    """Add to ``values`` each card's share of the combinations and of the seven's exchange."""
     if tables.open_cards:
-        return values
+        return
+    deck = tables.deck
     face_of = deck.card_face
     forms = tables.forms(trump)
     eligible = _eligible(forms, tables.forms_of_faces(trump), face_of, levels, cards)
@@ -267,7 +310,6 @@ def held_values(
         for card in cards:
             if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump:
                 values[card] += tables.seven_points + 2.0
-    return values
 
 
 def _eligible(

@@ -49,7 +49,13 @@ from bezique.actions import Action
 from bezique.errors import PlayerError
 from bezique.game import GameState
 from bezique.players import Options, Player, float_option, int_option, player_for, unknown_options
-from bezique.players.cardvalues import held_values
+from bezique.players.calibration import (
+    HELD_WEIGHTS,
+    UNIT_WEIGHTS,
+    HeldWeights,
+    side_worth,
+    stock_left,
+)
 from bezique.players.endgame import TooLarge, hand_gains, solvable, solve
 from bezique.players.rollout import TurnPolicy, greedy_turns
 from bezique.state import GAME_OVER
@@ -102,6 +108,7 @@ class SearchPlayer:
         prior: Player | None = None,
         margin: float = DEFAULT_MARGIN,
         model: Player | None = None,
+        worth: HeldWeights = HELD_WEIGHTS,
     ) -> None:
         """A searcher with a budget of ``iterations`` or ``seconds`` a decision."""
         self.name = name
@@ -123,6 +130,8 @@ class SearchPlayer:
         """Points of lead that make a result of about 0.88 (see :data:`SCALE`)."""
         self.model = model
         """The player the other sides are taken to be in the tree (None: searched by UCB1)."""
+        self.weights = worth
+        """How a stopped play-out's held hands are valued (:mod:`~bezique.players.calibration`)."""
         self.turns: TurnPolicy | None = None
         self.last_iterations = 0
         """How many iterations the last decision ran (for the benchmark)."""
@@ -230,7 +239,8 @@ class SearchPlayer:
             path.append(node)
         if world.phase != GAME_OVER and world.hand_no == hand_no:
             world.playout(rng, 1, tricks=self.horizon, turns=self.turns)
-        rewards = _rewards(world, hand_no, start, world.hand_no == hand_no, self.scale)
+        weights = self.weights if world.hand_no == hand_no else None
+        rewards = _rewards(world, hand_no, start, weights, self.scale)
         for visited in path:
             visited.visits += 1
             if visited.side >= 0:
@@ -265,13 +275,18 @@ def _determined(view: View) -> bool:
 
 
 def _rewards(
-    world: GameState, hand_no: int, start: list[int], potential: bool, scale: float = SCALE
+    world: GameState,
+    hand_no: int,
+    start: list[int],
+    weights: HeldWeights | None,
+    scale: float = SCALE,
 ) -> list[float]:
     """Each side's result in 0..1: the game's, or its lead in points gained, squashed.
 
-    With ``potential`` (a play-out stopped inside the hand), what each side's hands
-    are worth to hold is added to its points (:func:`~bezique.players.cardvalues.held_values`,
-    the heuristic player's count of the combinations they build towards).
+    With ``weights`` (a play-out stopped inside the hand), what each side's hands
+    are worth to hold is added to its points: the heuristic's count of them
+    (:func:`~bezique.players.calibration.side_worth`), its parts weighed by what
+    they turned out to be worth in play.
     """
     sides = len(start)
     if world.phase == GAME_OVER and world.hand_no == hand_no:
@@ -279,19 +294,10 @@ def _rewards(
             return [0.5] * sides
         return [1.0 if side == world.winner else 0.0 for side in range(sides)]
     gained = [float(points) for points in hand_gains(world, hand_no, start)]
-    if potential:
-        hands = world.hands
-        for seat in range(world.players):
-            elsewhere = [c for other, hand in enumerate(hands) if other != seat for c in hand]
-            worth = held_values(
-                world.rules,
-                world.trump,
-                world.turn_up,
-                world.levels,
-                elsewhere + world.stock,
-                hands[seat],
-            )
-            gained[world.side_of[seat]] += sum(worth.values())
+    if weights is not None:
+        stocked = stock_left(world)
+        for side, worth in enumerate(side_worth(world)):
+            gained[side] += weights.value(worth, stocked)
     total = sum(gained)
     others = max(sides - 1, 1)
     return [0.5 + 0.5 * math.tanh((mine - (total - mine) / others) / scale) for mine in gained]
@@ -307,11 +313,14 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     :data:`DEFAULT_MARGIN`; default ``heuristic``; ``none``: the search's choice always),
     ``model=NAME`` (the player the other sides are taken to be in the tree; default
     ``heuristic``; ``none``: they are searched too).  Neither may be a search.
+    ``worth=fitted`` (the default) values the held hands of a stopped play-out by the
+    fitted weights (:data:`~bezique.players.calibration.HELD_WEIGHTS`), ``worth=counted``
+    by the heuristic's count at face value.
     """
     unknown_options(
         spec,
         options,
-        ("iterations", "seconds", "c", "horizon", "playouts", "prior", "margin", "model"),
+        ("iterations", "seconds", "c", "horizon", "playouts", "prior", "margin", "model", "worth"),
     )
     iterations = int_option(spec, options, "iterations", 1, 10_000_000)
     seconds = float_option(spec, options, "seconds", 0.001, 3600.0)
@@ -321,6 +330,9 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     if playouts not in ("greedy", "random"):
         raise PlayerError(f"player {spec!r}: playouts must be greedy or random, not {playouts!r}")
     margin = float_option(spec, options, "margin", 0.0, 1.0)
+    worth = options.get("worth", "fitted")
+    if worth not in ("fitted", "counted"):
+        raise PlayerError(f"player {spec!r}: worth must be fitted or counted, not {worth!r}")
     return SearchPlayer(
         spec,
         iterations=iterations,
@@ -331,6 +343,7 @@ def factory(spec: str, options: Options) -> SearchPlayer:
         prior=_named_player(spec, options, "prior"),
         margin=DEFAULT_MARGIN if margin is None else margin,
         model=_named_player(spec, options, "model"),
+        worth=HELD_WEIGHTS if worth == "fitted" else UNIT_WEIGHTS,
     )
 
 
