@@ -26,7 +26,7 @@ from bezique.players.calibration import (
     side_worth,
     stock_left,
 )
-from bezique.players.cardvalues import HeldWorth, held_values, held_worth
+from bezique.players.cardvalues import HeldWorth, face_counts, held_values, held_worth, tables_of
 from bezique.players.endgame import hand_gains
 from bezique.players.search import SCALE, _rewards
 
@@ -50,11 +50,11 @@ def test_the_two_parts_add_up_to_the_heuristics_count(variant: str) -> None:
         state = _random_position(variant, seed)
         for seat, hand in enumerate(state.hands):
             unseen = [c for other, cards in enumerate(state.hands) if other != seat for c in cards]
-            parts = (state.rules, state.trump, state.turn_up, state.levels, unseen, hand)
-            worth = held_worth(*parts)
-            assert math.isclose(
-                worth.combinations + worth.strength, sum(held_values(*parts).values())
-            )
+            parts = (state.rules, state.trump, state.turn_up, state.levels)
+            available = face_counts(tables_of(state.rules), unseen, hand)
+            worth = held_worth(*parts, available, hand)
+            values = held_values(*parts, unseen, hand)
+            assert math.isclose(worth.combinations + worth.strength, sum(values.values()))
 
 
 def test_side_worth_sums_the_seats_of_each_side() -> None:

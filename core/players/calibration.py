@@ -33,10 +33,11 @@ game's weights (:data:`HELD_WEIGHTS`) for every variant.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from bezique.game import GameState, new_game
-from bezique.players.cardvalues import HeldWorth, held_worth
+from bezique.players.cardvalues import HeldWorth, face_counts, held_worth, tables_of
 from bezique.players.endgame import hand_gains
 from bezique.players.heuristic import HeuristicPlayer
 from bezique.players.rollout import greedy_turns
@@ -86,7 +87,7 @@ class HeldWeights(NamedTuple):
 HELD_WEIGHTS = HeldWeights(0.29, 1.11, 0.0, 0.65)
 """The search's weights in every variant (``worth=fitted``, the default): the ordinary
 game's, fitted on 6,000 deals from seed 0 and rounded to two places (the README says how
-to fit them again).  Fits on 2,000 and 300 deals of other seeds gave 0.27 and 0.19-0.37
+to fit them again).  Fits on 2,000 and on 300 deals of other seeds gave 0.27 and 0.16-0.37
 for the combinations' part: 300 deals are too few to fit a variant on first use."""
 UNIT_WEIGHTS = HeldWeights(1.0, 1.0, 1.0, 1.0)
 """The heuristic's count at face value (the search's ``worth=counted``)."""
@@ -104,16 +105,9 @@ def side_worth(state: GameState) -> list[HeldWorth]:
     """
     totals = [[0.0, 0.0] for _ in range(max(state.side_of) + 1)]
     hands = state.hands
+    available = face_counts(tables_of(state.rules), state.stock, *hands)
     for seat, hand in enumerate(hands):
-        elsewhere = [c for other, cards in enumerate(hands) if other != seat for c in cards]
-        worth = held_worth(
-            state.rules,
-            state.trump,
-            state.turn_up,
-            state.levels,
-            elsewhere + state.stock,
-            hand,
-        )
+        worth = held_worth(state.rules, state.trump, state.turn_up, state.levels, available, hand)
         side = totals[state.side_of[seat]]
         side[0] += worth.combinations
         side[1] += worth.strength
@@ -157,11 +151,9 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
         [0.0, 0.0, w.combinations, w.strength] if late else [w.combinations, w.strength, 0.0, 0.0]
         for w in worth
     ]
+    columns = list(zip(*parts, strict=True))  # each part, side by side
     return [
-        (
-            [a - b for a, b in zip(parts[side], _others(parts, side), strict=True)],
-            gained[side] - _mean_of_others(gained, side),
-        )
+        ([_ahead(column, side) for column in columns], _ahead(gained, side))
         for side in range(len(gained))
     ]
 
@@ -170,15 +162,9 @@ def _in_hand(state: GameState, hand_no: int) -> bool:
     return state.phase != GAME_OVER and state.hand_no == hand_no
 
 
-def _mean_of_others(values: list[float] | list[int], side: int) -> float:
-    others = [v for index, v in enumerate(values) if index != side]
-    return sum(others) / len(others)
-
-
-def _others(parts: list[list[float]], side: int) -> list[float]:
-    """The mean of the other sides' parts, part by part."""
-    others = [p for index, p in enumerate(parts) if index != side]
-    return [sum(column) / len(others) for column in zip(*others, strict=True)]
+def _ahead(values: Sequence[float], side: int) -> float:
+    """How far ``side``'s value is above the mean of the other sides'."""
+    return values[side] - (sum(values) - values[side]) / (len(values) - 1)
 
 
 def _least_squares(rows: list[tuple[list[float], float]], size: int) -> list[float]:

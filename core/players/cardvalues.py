@@ -87,6 +87,14 @@ class CardTables:
         self._forms_of_faces: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.stakes: dict[int, list[float]] = {}
         """Memo of :func:`stakes` by trump suit."""
+        self._strengths: dict[int, list[float]] = {}
+
+    def strengths(self, trump: int) -> list[float]:
+        """For each card, its :func:`power` with ``trump`` (made once per trump suit)."""
+        found = self._strengths.get(trump)
+        if found is None:
+            found = self._strengths[trump] = [power(self, c, trump) for c in range(self.deck.size)]
+        return found
 
     def points(self, name: str) -> int:
         """What the combination ``name`` scores (0 for a name the table does not hold)."""
@@ -248,8 +256,10 @@ def held_values(
     (``unseen``) and the hand (``cards``).
     """
     tables = tables_of(rules)
-    values = {c: power(tables, c, trump) for c in cards}
-    _add_combinations(tables, trump, turn_up, levels, unseen, cards, values)
+    strength = tables.strengths(trump)
+    values = {c: strength[c] for c in cards}
+    available = face_counts(tables, unseen, cards)
+    _add_combinations(tables, trump, turn_up, levels, available, cards, values)
     return values
 
 
@@ -268,18 +278,31 @@ def held_worth(
     trump: int,
     turn_up: int,
     levels: Sequence[int],
-    unseen: Sequence[int],
+    available: Sequence[int],
     cards: Sequence[int],
 ) -> HeldWorth:
     """The sum of :func:`held_values` over ``cards``, its two parts apart.
 
-    A search values the hands of its worlds so, weighing the parts by what they
-    turned out to be worth in play (:mod:`bezique.players.calibration`).
+    ``available`` counts, face by face, the cards still to be had, the hand's
+    included (:func:`face_counts`).  A search values the hands of its worlds so,
+    weighing the parts by what they turned out to be worth in play
+    (:mod:`bezique.players.calibration`).
     """
     tables = tables_of(rules)
     values = dict.fromkeys(cards, 0.0)
-    _add_combinations(tables, trump, turn_up, levels, unseen, cards, values)
-    return HeldWorth(sum(values.values()), sum(power(tables, c, trump) for c in cards))
+    _add_combinations(tables, trump, turn_up, levels, available, cards, values)
+    strength = tables.strengths(trump)
+    return HeldWorth(sum(values.values()), sum(map(strength.__getitem__, cards)))
+
+
+def face_counts(tables: CardTables, *groups: Sequence[int]) -> list[int]:
+    """How many of each face the groups of cards hold between them."""
+    face_of = tables.deck.card_face
+    counts = [0] * tables.deck.faces
+    for group in groups:
+        for card in group:
+            counts[face_of[card]] += 1
+    return counts
 
 
 def _add_combinations(
@@ -287,22 +310,19 @@ def _add_combinations(
     trump: int,
     turn_up: int,
     levels: Sequence[int],
-    unseen: Sequence[int],
+    available: Sequence[int],
     cards: Sequence[int],
     values: dict[int, float],
 ) -> None:
-    """Add to ``values`` each card's share of the combinations and of the seven's exchange."""
+    """Add to ``values`` each card's share of the combinations and of the seven's exchange.
+
+    ``available`` counts the cards still to be had by face, the hand's included.
+    """
     if tables.open_cards:
         return
     deck = tables.deck
-    face_of = deck.card_face
     forms = tables.forms(trump)
-    eligible = _eligible(forms, tables.forms_of_faces(trump), face_of, levels, cards)
-    available = [0] * deck.faces
-    for card in unseen:
-        available[face_of[card]] += 1
-    for card in cards:
-        available[face_of[card]] += 1
+    eligible = _eligible(forms, tables.forms_of_faces(trump), deck.card_face, levels, cards)
     for form, found in zip(forms, eligible, strict=True):
         if found:
             _share(form, found, available, values)

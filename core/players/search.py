@@ -13,7 +13,9 @@ path; turns declared greedily, :mod:`bezique.players.rollout`) for
 path, each node scored for the side that chose it.  A result is the game won or
 lost when the game ends, else each side's lead in the points scored from now,
 with what its hands are worth to hold when the play-out stopped inside the hand
-(:func:`~bezique.players.cardvalues.keep_values`), squashed into 0..1.
+(the heuristic's count, :func:`~bezique.players.cardvalues.held_worth`, its two
+parts weighed by what they turned out to be worth in play,
+:mod:`bezique.players.calibration`), squashed into 0..1.
 
 The other sides' choices in the tree are a model player's (the ``heuristic``, by
 default), asked from their own view of the world as it stands: the tree then
@@ -51,6 +53,7 @@ from bezique.game import GameState
 from bezique.players import Options, Player, float_option, int_option, player_for, unknown_options
 from bezique.players.calibration import (
     HELD_WEIGHTS,
+    HORIZON,
     UNIT_WEIGHTS,
     HeldWeights,
     side_worth,
@@ -66,9 +69,10 @@ __all__ = ["DEFAULT_ITERATIONS", "SearchPlayer", "factory"]
 
 DEFAULT_ITERATIONS = 1000
 """Iterations a decision when the spec gives no budget."""
-DEFAULT_HORIZON = 4
+DEFAULT_HORIZON = HORIZON
 """Tricks a play-out runs after the tree when the spec does not say (``horizon=0``: to the
-hand's end); a play-out stopped short counts what the hands hold too."""
+hand's end); a play-out stopped short counts what the hands hold too, by weights fitted
+after play-outs of this length."""
 SOLVER_NODES = 100_000
 """The positions the exact solver may search at the default budget (in proportion to the
 iterations at others); an end-game with more is left to the tree search."""
