@@ -36,7 +36,9 @@ exactly instead (:mod:`bezique.players.endgame`), up to a number of positions.
 The budget is ``iterations=N`` (the default, so that a game does not depend on
 the machine) or ``seconds=S`` (wall time a decision); ``c=`` is UCB1's
 exploration constant, ``horizon=`` the play-outs' tricks, ``playouts=random`` turns
-them to uniform chance.  Spec: ``search``, ``search:iterations=2000``,
+them to uniform chance, ``worth=counted`` values held hands by the heuristic's count at
+face value.  A plugin's variant may fit weights of its own and give them as
+``SearchPlayer(worth=fit_held_weights(rules))``.  Spec: ``search``, ``search:iterations=2000``,
 ``search:seconds=1``.
 """
 
