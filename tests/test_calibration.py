@@ -1,7 +1,8 @@
 """The weights of the search's valuation of held hands (``bezique.players.calibration``).
 
 * The two parts of :func:`held_worth` add up to :func:`held_values`, over random hands
-  of every shipped variant: the search and the heuristic count a hand by one path.
+  of six variants, Polish and Rubicon among them: the search and the heuristic count a
+  hand by one path.
 * The least-squares fit recovers weights from exact data, gives nought to a part that
   never varies and to one that play contradicts.
 * A fit is deterministic; Polish, whose declarations come from the open rows and never

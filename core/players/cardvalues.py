@@ -267,8 +267,8 @@ class HeldWorth(NamedTuple):
     """What a hand is worth to hold, in its two parts (:func:`held_worth`)."""
 
     combinations: float
-    """The cards' shares of the combinations they build towards, the seven of trumps's
-    exchange included."""
+    """The cards' shares of the combinations they build towards (the exchange of the
+    seven of trumps included)."""
     strength: float
     """Their strength for taking tricks later (:func:`power`)."""
 
