@@ -49,6 +49,7 @@ __all__ = [
     "HORIZON",
     "UNIT_WEIGHTS",
     "HeldWeights",
+    "ahead",
     "fit_held_weights",
     "side_worth",
     "stock_left",
@@ -153,7 +154,7 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     ]
     columns = list(zip(*parts, strict=True))  # each part, side by side
     return [
-        ([_ahead(column, side) for column in columns], _ahead(gained, side))
+        ([ahead(column, side) for column in columns], ahead(gained, side))
         for side in range(len(gained))
     ]
 
@@ -162,8 +163,8 @@ def _in_hand(state: GameState, hand_no: int) -> bool:
     return state.phase != GAME_OVER and state.hand_no == hand_no
 
 
-def _ahead(values: Sequence[float], side: int) -> float:
-    """How far ``side``'s value is above the mean of the other sides'."""
+def ahead(values: Sequence[float], side: int) -> float:
+    """How far ``side``'s value is above the mean of the other sides' (of two or more)."""
     return values[side] - (sum(values) - values[side]) / (len(values) - 1)
 
 

@@ -58,6 +58,7 @@ from bezique.players.calibration import (
     HORIZON,
     UNIT_WEIGHTS,
     HeldWeights,
+    ahead,
     side_worth,
     stock_left,
 )
@@ -304,9 +305,7 @@ def _rewards(
         stocked = stock_left(world)
         for side, worth in enumerate(side_worth(world)):
             gained[side] += weights.value(worth, stocked)
-    total = sum(gained)
-    others = max(sides - 1, 1)
-    return [0.5 + 0.5 * math.tanh((mine - (total - mine) / others) / scale) for mine in gained]
+    return [0.5 + 0.5 * math.tanh(ahead(gained, side) / scale) for side in range(sides)]
 
 
 def factory(spec: str, options: Options) -> SearchPlayer:
