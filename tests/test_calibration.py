@@ -25,7 +25,6 @@ from bezique.players.calibration import (
     _least_squares,
     fit_held_weights,
     side_worth,
-    stock_left,
 )
 from bezique.players.cardvalues import HeldWorth, face_counts, held_values, held_worth, tables_of
 from bezique.players.endgame import hand_gains
@@ -119,7 +118,7 @@ def test_a_stopped_playout_is_valued_by_points_and_weighed_parts() -> None:
         for weights in (HELD_WEIGHTS, UNIT_WEIGHTS, HeldWeights(0.5, 2.0, 0.0, 1.0)):
             gained = [float(p) for p in hand_gains(state, hand_no, start)]
             for side, worth in enumerate(side_worth(state)):
-                gained[side] += weights.value(worth, stock_left(state))
+                gained[side] += weights.value(worth, state.stock_left() > 0)
             lead = gained[0] - gained[1]
             rewards = _rewards(state, hand_no, start, weights)
             assert math.isclose(rewards[0], 0.5 + 0.5 * math.tanh(lead / SCALE))

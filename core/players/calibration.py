@@ -52,7 +52,6 @@ __all__ = [
     "ahead",
     "fit_held_weights",
     "side_worth",
-    "stock_left",
 ]
 
 HANDS = 6000
@@ -92,11 +91,6 @@ to fit them again).  Fits on 2,000 and on 300 deals of other seeds gave 0.27 and
 for the combinations' part: 300 deals are too few to fit a variant on first use."""
 UNIT_WEIGHTS = HeldWeights(1.0, 1.0, 1.0, 1.0)
 """The heuristic's count at face value (the search's ``worth=counted``)."""
-
-
-def stock_left(state: GameState) -> bool:
-    """Whether the stock (or the turn-up) still holds cards to draw."""
-    return bool(state.stock) or state.turn_up >= 0
 
 
 def side_worth(state: GameState) -> list[HeldWorth]:
@@ -142,7 +136,7 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     state.playout(rng, 1, tricks=HORIZON, turns=greedy_turns(rules))
     if not _in_hand(state, hand_no):
         return []
-    late = not stock_left(state)
+    late = not state.stock_left()
     worth = side_worth(state)
     start = list(state.scores)
     while _in_hand(state, hand_no):

@@ -60,7 +60,6 @@ from bezique.players.calibration import (
     HeldWeights,
     ahead,
     side_worth,
-    stock_left,
 )
 from bezique.players.endgame import TooLarge, hand_gains, solvable, solve
 from bezique.players.rollout import TurnPolicy, greedy_turns
@@ -302,7 +301,7 @@ def _rewards(
         return [1.0 if side == world.winner else 0.0 for side in range(sides)]
     gained = [float(points) for points in hand_gains(world, hand_no, start)]
     if weights is not None:
-        stocked = stock_left(world)
+        stocked = world.stock_left() > 0
         for side, worth in enumerate(side_worth(world)):
             gained[side] += weights.value(worth, stocked)
     return [0.5 + 0.5 * math.tanh(ahead(gained, side) / scale) for side in range(sides)]
