@@ -22,7 +22,7 @@ from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
 from bezique.players.calibration import HELD_WEIGHTS, UNIT_WEIGHTS
 from bezique.players.endgame import WON, solve
-from bezique.players.search import SearchPlayer
+from bezique.players.search import DEFAULT_LATE_MARGIN, LATE_TRICKS, SearchPlayer
 from bezique.searchbench import format_search_bench, search_bench
 from bezique.views import View
 
@@ -162,7 +162,7 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         (
             "search:depth=3",
             "no option 'depth' (it takes iterations, seconds, c, horizon, playouts, prior, "
-            "margin, model, worth)",
+            "margin, late_margin, model, worth)",
         ),
         ("search:worth=guessed", "worth must be fitted or counted, not 'guessed'"),
         ("search:playouts=clever", "playouts must be greedy or random, not 'clever'"),
@@ -171,6 +171,7 @@ def test_with_one_legal_action_it_does_not_search() -> None:
         ("search:model=nobody", "unknown player 'nobody'"),
         ("search:prior=nobody", "unknown player 'nobody'"),
         ("search:margin=2", "margin must be from 0.0 to 1.0, not 2.0"),
+        ("search:late_margin=-0.5", "late_margin must be from 0.0 to 1.0, not -0.5"),
     ],
 )
 def test_bad_options_are_refused_in_words(spec: str, message: str) -> None:
@@ -184,7 +185,10 @@ def test_the_options_set_the_budget() -> None:
     assert (player.iterations, player.seconds, player.c, player.horizon) == (300, None, 1.5, 6)
     assert not player.greedy
     assert player.prior is not None and player.prior.name == "heuristic"
-    assert player.margin == 0.06
+    assert (player.margin, player.late_margin) == (0.06, DEFAULT_LATE_MARGIN) == (0.06, 0.0)
+    late = player_for("search:late_margin=0.1")
+    assert isinstance(late, SearchPlayer)
+    assert (late.margin, late.late_margin) == (0.06, 0.1)
     assert player.model is not None and player.model.name == "heuristic"
     assert player.weights == HELD_WEIGHTS
     counted = player_for("search:worth=counted")
@@ -248,3 +252,45 @@ def test_the_search_benchmark_runs_the_budget_on_every_position() -> None:
     text = format_search_bench(found)
     assert text.startswith("ordinary search: 21 iterations on 3 positions in ")
     assert "a play-out (4 tricks, greedy turns)" in text
+
+
+class MarginRecording(SearchPlayer):
+    """A search that records the margin each decision weighs the prior's choice by."""
+
+    def __init__(self) -> None:
+        prior = player_for("heuristic")
+        super().__init__("search", iterations=30, prior=prior, margin=0.25, late_margin=0.125)
+        self.margins: list[float | None] = []
+
+    def prefer_prior(
+        self,
+        root: object,
+        best: Action,
+        hint: Action,
+        card_key: list[int],
+        margin: float | None = None,
+    ) -> Action:
+        self.margins.append(margin)
+        return super().prefer_prior(root, best, hint, card_key, margin)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("ordinary", 3), ("three-hand", 5)])
+def test_the_late_margin_holds_in_the_last_tricks_before_the_stock_runs_out(
+    variant: str, seed: int
+) -> None:
+    """The prior's choice is weighed by ``late_margin`` while the stock (turn-up counted)
+    lasts at most ``LATE_TRICKS`` more tricks, a card to every seat each, else by ``margin``."""
+    state = new_game(variant, seed=seed)
+    player = MarginRecording()
+    rng = random.Random(seed)
+    seen = set()
+    while state.stock_left() > 0:
+        if len(state.legal_actions()) > 1:
+            cards = len(state.stock) + (state.turn_up >= 0)
+            late = cards <= LATE_TRICKS * state.players
+            player.margins.clear()
+            decide(player, state, random.Random(1))
+            assert player.margins == [0.125 if late else 0.25], (cards, late)
+            seen.add(late)
+        state.apply(rng.choice(state.legal_actions()))
+    assert seen == {True, False}

@@ -27,19 +27,22 @@ The most visited action is chosen, except that a prior player's choice (the
 ``heuristic``'s, by default) stands unless the search's did better by a margin
 in mean result: at the budgets a game can afford, the tree search alone plays
 worse than the heuristic (its play-outs play the cards at random), and it is
-strongest as the heuristic's check.
+strongest as the heuristic's check.  In the last :data:`LATE_TRICKS` tricks
+before the stock runs out the margin is :data:`DEFAULT_LATE_MARGIN`, nought: there
+the play-outs reach the end of the stock, and the search's own choice was the
+better one (the README's decision benchmark).
 
 Once the stock is gone and only one hand holds cards the seat has not seen (the
 two-hand end-game, where every card is known), the rest of the hand is solved
 exactly instead (:mod:`bezique.players.endgame`), up to a number of positions.
 
-The budget is ``iterations=N`` (the default, so that a game does not depend on
-the machine) or ``seconds=S`` (wall time a decision); ``c=`` is UCB1's
-exploration constant, ``horizon=`` the play-outs' tricks, ``playouts=random`` turns
-them to uniform chance, ``worth=counted`` values held hands by the heuristic's count at
-face value.  A plugin's variant may fit weights of its own and give them as
-``SearchPlayer(worth=fit_held_weights(rules))``.  Spec: ``search``, ``search:iterations=2000``,
-``search:seconds=1``.
+The budget is ``iterations=N`` (the default, so that a game does not depend on the
+machine) or ``seconds=S`` (wall time a decision); ``c=`` is UCB1's exploration constant,
+``horizon=`` the play-outs' tricks, ``playouts=random`` turns them to uniform chance,
+``worth=counted`` values held hands by the heuristic's count at face value,
+``late_margin=`` is the margin near the stock's end. A plugin's variant may fit weights
+of its own and give them as ``SearchPlayer(worth=fit_held_weights(rules))``. Spec:
+``search``, ``search:iterations=2000``, ``search:seconds=1``.
 """
 
 from __future__ import annotations
@@ -82,6 +85,11 @@ DEFAULT_C = 0.2
 """UCB1's exploration constant when the spec gives none (rewards lie in 0..1)."""
 DEFAULT_MARGIN = 0.06
 """How much better than the prior's choice, in mean result, the search's must be to stand."""
+DEFAULT_LATE_MARGIN = 0.0
+"""The margin in the last :data:`LATE_TRICKS` tricks before the stock runs out."""
+LATE_TRICKS = 4
+"""Tricks before the stock runs out (a card drawn by every seat each, the turn-up counted)
+in which :attr:`SearchPlayer.late_margin` applies instead of the margin."""
 SCALE = 250.0
 """Points of lead that make a result of about 0.88 (``tanh(1)``, squashed)."""
 
@@ -113,6 +121,7 @@ class SearchPlayer:
         greedy: bool = True,
         prior: Player | None = None,
         margin: float = DEFAULT_MARGIN,
+        late_margin: float = DEFAULT_LATE_MARGIN,
         model: Player | None = None,
         worth: HeldWeights = HELD_WEIGHTS,
     ) -> None:
@@ -132,6 +141,8 @@ class SearchPlayer:
         """The player whose choice stands unless the search finds better (None: no prior)."""
         self.margin = margin
         """How much better (in mean result, 0..1) an action must be than :attr:`prior`'s."""
+        self.late_margin = late_margin
+        """The margin in the last :data:`LATE_TRICKS` tricks before the stock runs out."""
         self.scale = SCALE
         """Points of lead that make a result of about 0.88 (see :data:`SCALE`)."""
         self.model = model
@@ -183,16 +194,28 @@ class SearchPlayer:
         best = max(legal, key=lambda action: _visits(root, _key(action, card_key)))
         if self.prior is None:
             return best
-        return self.prefer_prior(root, best, self.prior.choose(sampler.view, legal, rng), card_key)
+        view = sampler.view
+        margin = self.late_margin if _late(view) else self.margin
+        return self.prefer_prior(root, best, self.prior.choose(view, legal, rng), card_key, margin)
 
-    def prefer_prior(self, root: _Node, best: Action, hint: Action, card_key: list[int]) -> Action:
-        """The prior's choice ``hint``, unless the search's ``best`` did better by the margin."""
+    def prefer_prior(
+        self,
+        root: _Node,
+        best: Action,
+        hint: Action,
+        card_key: list[int],
+        margin: float | None = None,
+    ) -> Action:
+        """The prior's choice ``hint``, unless the search's ``best`` did better by ``margin``.
+
+        ``margin`` is :attr:`margin` when not given.
+        """
         chosen = root.children.get(_key(best, card_key))
         hinted = root.children.get(_key(hint, card_key))
         if chosen is None or hinted is None or not hinted.visits:
             return best
         gain = chosen.total / chosen.visits - hinted.total / hinted.visits
-        return best if gain > self.margin else hint
+        return best if gain > (self.margin if margin is None else margin) else hint
 
     def iterate(self, root: _Node, world: GameState, rng: random.Random) -> None:
         """One iteration: select and expand in ``world``, play it out, score the path."""
@@ -271,6 +294,12 @@ def _visits(root: _Node, key: Key) -> int:
     return child.visits if child is not None else -1
 
 
+def _late(view: View) -> bool:
+    """Whether the stock (the turn-up counted) lasts at most :data:`LATE_TRICKS` more tricks."""
+    stock = view.stock_size + (int(view.position["turn_up"]) >= 0)
+    return 0 < stock <= LATE_TRICKS * view.rules.players
+
+
 def _determined(view: View) -> bool:
     """Whether the view places every card: no stock, and one hand at most holds unseen cards."""
     return (
@@ -314,7 +343,9 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     played out after the tree, 0: to the hand's end; default :data:`DEFAULT_HORIZON`),
     ``playouts=greedy`` (declare the most; the default) or ``random``, ``prior=NAME``
     (the player whose choice stands unless the search finds one better by ``margin=M``,
-    :data:`DEFAULT_MARGIN`; default ``heuristic``; ``none``: the search's choice always),
+    :data:`DEFAULT_MARGIN`, or by ``late_margin=M`` in the last :data:`LATE_TRICKS` tricks
+    before the stock runs out, :data:`DEFAULT_LATE_MARGIN`; default ``heuristic``;
+    ``none``: the search's choice always),
     ``model=NAME`` (the player the other sides are taken to be in the tree; default
     ``heuristic``; ``none``: they are searched too).  Neither may be a search.
     ``worth=fitted`` (the default) values the held hands of a stopped play-out by the
@@ -324,7 +355,18 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     unknown_options(
         spec,
         options,
-        ("iterations", "seconds", "c", "horizon", "playouts", "prior", "margin", "model", "worth"),
+        (
+            "iterations",
+            "seconds",
+            "c",
+            "horizon",
+            "playouts",
+            "prior",
+            "margin",
+            "late_margin",
+            "model",
+            "worth",
+        ),
     )
     iterations = int_option(spec, options, "iterations", 1, 10_000_000)
     seconds = float_option(spec, options, "seconds", 0.001, 3600.0)
@@ -334,6 +376,7 @@ def factory(spec: str, options: Options) -> SearchPlayer:
     if playouts not in ("greedy", "random"):
         raise PlayerError(f"player {spec!r}: playouts must be greedy or random, not {playouts!r}")
     margin = float_option(spec, options, "margin", 0.0, 1.0)
+    late_margin = float_option(spec, options, "late_margin", 0.0, 1.0)
     worth = options.get("worth", "fitted")
     if worth not in ("fitted", "counted"):
         raise PlayerError(f"player {spec!r}: worth must be fitted or counted, not {worth!r}")
@@ -346,6 +389,7 @@ def factory(spec: str, options: Options) -> SearchPlayer:
         greedy=playouts == "greedy",
         prior=_named_player(spec, options, "prior"),
         margin=DEFAULT_MARGIN if margin is None else margin,
+        late_margin=DEFAULT_LATE_MARGIN if late_margin is None else late_margin,
         model=_named_player(spec, options, "model"),
         worth=HELD_WEIGHTS if worth == "fitted" else UNIT_WEIGHTS,
     )
