@@ -203,8 +203,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="time the search player instead: iterations per CPU-second, and the cost of "
         "sample_world, clone() and a play-out (see --positions, --iterations)",
     )
+    compare.add_argument(
+        "--decisions",
+        action="store_true",
+        help="judge players' choices instead: what each gains over the heuristic's, in points "
+        "a decision, on positions of heuristic self-play (see --players, --positions)",
+    )
     bench.add_argument(
-        "--positions", type=_whole(1, 10_000), default=30, help="with --search: positions timed"
+        "--positions",
+        type=_whole(1, 10_000),
+        default=30,
+        help="with --search: positions timed; with --decisions: positions judged",
+    )
+    bench.add_argument(
+        "--players",
+        default="search",
+        help="with --decisions: player specs, comma-separated (search,search:late_margin=0.06)",
     )
     bench.add_argument(
         "--iterations",
@@ -572,6 +586,27 @@ def _simulate(args: argparse.Namespace) -> int:
     return 130 if stats["interrupted"] else 0
 
 
+def _decision_bench(args: argparse.Namespace) -> int:
+    """``bench --decisions``: the players' gains over the heuristic (a bar on a terminal)."""
+    from bezique.decisionbench import decision_bench, format_decisions
+    from bezique.game import ruleset_for
+    from bezique.players import player_for
+    from bezique.simulate import terminal_progress
+    from bezique.tournament import split_players
+
+    if args.api:
+        raise BeziqueError("--api times random deals; leave it out of --decisions")
+    specs = split_players(args.players)
+    for spec in specs:
+        player_for(spec)  # an unknown player or option is told before any position is dealt
+    name = ruleset_for(args.variant).variant.name
+    total = len(specs) * args.positions
+    with terminal_progress(sys.stderr, total, f"decisions {name}") as progress:
+        found = decision_bench(args.variant, specs, args.positions, args.seed, progress=progress)
+    print(json.dumps(found, indent=2) if args.json else format_decisions(found))
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from bezique.bench import against_baseline, against_variant, bench, format_bench, format_ratio
 
@@ -585,6 +620,8 @@ def _bench(args: argparse.Namespace) -> int:
         found = search_bench(args.variant, args.positions, args.iterations, args.seed)
         print(json.dumps(found, indent=2) if args.json else format_search_bench(found))
         return 0
+    if args.decisions:
+        return _decision_bench(args)
     if args.baseline or args.reference:
         if args.api:
             raise BeziqueError("--api times the public loop alone; leave it out of a ratio")

@@ -349,7 +349,7 @@ def format_tournament(result: dict[str, Any]) -> str:
         f"in {_count(result['seatings'], 'seating')} of the pair",
         HOW_GAMES_COUNT,
         "",
-        *_table(
+        *text_table(
             PAIR_COLUMNS,
             [_pair_cells(row) for row in result["pairs"]],
             left=2,
@@ -371,7 +371,7 @@ def format_tournament(result: dict[str, Any]) -> str:
         [e["player"], f"{e['elo']:+.0f}", f"{e['interval'][0]:+.0f}..{e['interval'][1]:+.0f}"]
         for e in elo["ratings"]
     ]
-    lines.extend(_table(["player", "Elo", "95% interval"], cells, left=1))
+    lines.extend(text_table(["player", "Elo", "95% interval"], cells, left=1))
     return "\n".join(lines)
 
 
@@ -398,7 +398,7 @@ def _pair_cells(row: dict[str, Any]) -> list[str]:
     ]
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int) -> list[str]:
     """Lines of a table: the first ``left`` columns flush left, the others flush right."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
 

@@ -30,7 +30,7 @@ worse than the heuristic (its play-outs play the cards at random), and it is
 strongest as the heuristic's check.  In the last :data:`LATE_TRICKS` tricks
 before the stock runs out the margin is :data:`DEFAULT_LATE_MARGIN`, nought: there
 the play-outs reach the end of the stock, and the search's own choice was the
-better one (the README's decision benchmark).
+better one (``bezique bench --decisions``, :mod:`bezique.decisionbench`).
 
 Once the stock is gone and only one hand holds cards the seat has not seen (the
 two-hand end-game, where every card is known), the rest of the hand is solved
@@ -70,7 +70,7 @@ from bezique.state import GAME_OVER
 from bezique.views import View
 from bezique.worlds import WorldSampler
 
-__all__ = ["DEFAULT_ITERATIONS", "SearchPlayer", "factory"]
+__all__ = ["DEFAULT_ITERATIONS", "SearchPlayer", "factory", "near_stock_end"]
 
 DEFAULT_ITERATIONS = 1000
 """Iterations a decision when the spec gives no budget."""
@@ -195,7 +195,7 @@ class SearchPlayer:
         if self.prior is None:
             return best
         view = sampler.view
-        margin = self.late_margin if _late(view) else self.margin
+        margin = self.late_margin if near_stock_end(view) else self.margin
         return self.prefer_prior(root, best, self.prior.choose(view, legal, rng), card_key, margin)
 
     def prefer_prior(
@@ -294,7 +294,7 @@ def _visits(root: _Node, key: Key) -> int:
     return child.visits if child is not None else -1
 
 
-def _late(view: View) -> bool:
+def near_stock_end(view: View) -> bool:
     """Whether the stock (the turn-up counted) lasts at most :data:`LATE_TRICKS` more tricks."""
     stock = view.stock_size + (int(view.position["turn_up"]) >= 0)
     return 0 < stock <= LATE_TRICKS * view.rules.players

@@ -1,0 +1,190 @@
+"""The decision benchmark (``bezique bench --decisions``): what choices gain over the heuristic's.
+
+A game of a thousand points is a slow and noisy judge of one change to a bot
+(the ladder's 200 games take an hour, and its interval is some seven points of
+share wide).  This benchmark judges decisions instead.  Positions are taken from
+seeded games the ``heuristic`` plays against itself (about one decision in twelve
+where the seat to act has a choice and the stock lasts: the search's ground).  At
+each, every player given decides from the seat's view, and its choice is set
+against the heuristic's.  Where the two differ, each action is worth the lead its
+side has at the hand's end (its points gained minus the mean of the others',
+:func:`~bezique.players.calibration.ahead`) when the hand is then played out by
+the heuristic in every seat, averaged over :data:`ORDERS` orders of the stock, the
+same orders for both actions so that the difference is not the draw's.  The
+actions are played in the real position, the unseen cards where they are: the
+gain is the choice's against the heuristic's actual hands.
+
+For each player: the decisions, how many differ from the heuristic's and how many
+of those gained, and the mean gain a decision in points with its standard error,
+over all positions and apart for the last
+:data:`~bezique.players.search.LATE_TRICKS` tricks before the stock runs out.
+The players decide on the same positions, so their figures are paired.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from bezique.actions import Action
+from bezique.game import GameState, new_game, ruleset_for
+from bezique.players import Player, decide, player_for
+from bezique.players.calibration import ahead
+from bezique.players.endgame import hand_gains
+from bezique.players.search import near_stock_end
+from bezique.simulate import Progress
+from bezique.state import GAME_OVER
+from bezique.tournament import text_table
+
+__all__ = ["ORDERS", "action_worth", "decision_bench", "decision_positions", "format_decisions"]
+
+ORDERS = 40
+"""Orders of the stock an action's worth is averaged over."""
+SHARE = 0.08
+"""The share of the heuristic's decisions (with a choice, the stock lasting) taken."""
+
+
+def decision_positions(variant: str, count: int, seed: int) -> list[GameState]:
+    """``count`` positions of seeded heuristic self-play where the seat has a choice."""
+    rules = ruleset_for(variant)
+    heuristic = player_for("heuristic")
+    rng = random.Random(seed)
+    found: list[GameState] = []
+    while len(found) < count:
+        state = new_game(rules, seed=rng.randrange(1 << 62))
+        while not state.is_over() and len(found) < count:
+            if state.stock_left() and len(state.legal_actions()) > 1 and rng.random() < SHARE:
+                found.append(state.clone())
+            state.apply(decide(heuristic, state, rng))
+    return found
+
+
+def action_worth(state: GameState, action: Action, orders: int, seed: int) -> float:
+    """The mean lead at the hand's end of the side to act, ``action`` played then the heuristic's.
+
+    Over ``orders`` orders of the stock, drawn from ``seed`` (the same for every action).
+    """
+    heuristic = player_for("heuristic")
+    side = state.side_of[state.to_act]
+    start = list(state.scores)
+    hand_no = state.hand_no
+    rng = random.Random(seed)
+    total = 0.0
+    for _ in range(orders):
+        world = state.clone()
+        rng.shuffle(world.stock)
+        world.apply(action)
+        while world.phase != GAME_OVER and world.hand_no == hand_no:
+            world.apply(decide(heuristic, world, rng))
+        total += ahead(hand_gains(world, hand_no, start), side)
+    return total / orders
+
+
+def decision_bench(
+    variant: str,
+    specs: Sequence[str],
+    positions: int,
+    seed: int,
+    orders: int = ORDERS,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Each player's gains over the heuristic's choices (the module docstring), as JSON data.
+
+    ``progress`` is called with the positions done and the total (for every player).
+    """
+    players = [player_for(spec) for spec in specs]
+    found = decision_positions(variant, positions, seed)
+    heuristic = player_for("heuristic")
+    late = [near_stock_end(state.view(state.to_act)) for state in found]
+    rows = []
+    for number, player in enumerate(players):
+        gains = []
+        for index, state in enumerate(found):
+            gains.append(_gain(state, player, heuristic, orders, seed * 100_003 + index))
+            if progress is not None:
+                progress(number * len(found) + index + 1, len(players) * len(found))
+        rows.append(_row(specs[number], gains, late))
+    return {
+        "variant": ruleset_for(variant).variant.name,
+        "positions": len(found),
+        "late_positions": sum(late),
+        "seed": seed,
+        "orders": orders,
+        "players": rows,
+    }
+
+
+def _gain(
+    state: GameState, player: Player, heuristic: Player, orders: int, seed: int
+) -> float | None:
+    """What ``player``'s choice gains over the heuristic's in ``state`` (None: the same choice)."""
+    chosen = decide(player, state, random.Random(seed))
+    hint = decide(heuristic, state, random.Random(seed))
+    if chosen == hint:
+        return None
+    return action_worth(state, chosen, orders, seed) - action_worth(state, hint, orders, seed)
+
+
+def _row(spec: str, gains: Sequence[float | None], late: Sequence[bool]) -> dict[str, Any]:
+    """A player's figures: overall, in the late positions and in the others."""
+    row: dict[str, Any] = {"player": spec}
+    for part, keep in (("all", (True, False)), ("late", (True,)), ("rest", (False,))):
+        chosen = [gain for gain, is_late in zip(gains, late, strict=True) if is_late in keep]
+        row[part] = _summary(chosen)
+    return row
+
+
+def _summary(gains: Sequence[float | None]) -> dict[str, Any]:
+    """Decisions, differing choices, those that gained, the mean gain and its standard error.
+
+    A decision where the choice was the heuristic's gains nought.
+    """
+    points = [gain or 0.0 for gain in gains]
+    count = len(points)
+    mean = sum(points) / count if count else 0.0
+    spread = sum((p - mean) ** 2 for p in points) / (count - 1) if count > 1 else 0.0
+    differing = [gain for gain in gains if gain is not None]
+    return {
+        "decisions": count,
+        "differing": len(differing),
+        "gained": sum(1 for gain in differing if gain > 0),
+        "mean_gain": mean,
+        "standard_error": math.sqrt(spread / count) if count > 1 else None,
+    }
+
+
+def format_decisions(result: dict[str, Any]) -> str:
+    """The benchmark as lines of text: one row a player."""
+    header = ["player", "differs", "gained", "gain a decision (se)", "late", "rest"]
+    rows = []
+    for row in result["players"]:
+        every = row["all"]
+        rows.append(
+            [
+                row["player"],
+                str(every["differing"]),
+                str(every["gained"]),
+                _points(every),
+                _points(row["late"]),
+                _points(row["rest"]),
+            ]
+        )
+    lines = [
+        f"{result['variant']} decisions: {result['positions']} positions of heuristic self-play "
+        f"(seed {result['seed']}), {result['late_positions']} of them late; an action's worth is "
+        f"its lead at the hand's end, the heuristic playing on, "
+        f"over {result['orders']} stock orders",
+        *text_table(header, rows, 1),
+    ]
+    return "\n".join(lines)
+
+
+def _points(summary: dict[str, Any]) -> str:
+    """``+1.41 (0.62)``: the mean gain and its standard error (``-``: no decisions)."""
+    if not summary["decisions"]:
+        return "-"
+    error = summary["standard_error"]
+    shown = "" if error is None else f" ({error:.2f})"
+    return f"{summary['mean_gain']:+.2f}{shown}"
