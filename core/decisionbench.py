@@ -31,11 +31,10 @@ from typing import Any
 from bezique.actions import Action
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import Player, decide, player_for
-from bezique.players.calibration import ahead
+from bezique.players.calibration import ahead, finish_hand
 from bezique.players.endgame import hand_gains
 from bezique.players.search import near_stock_end
 from bezique.simulate import Progress
-from bezique.state import GAME_OVER
 from bezique.tournament import text_table
 
 __all__ = ["ORDERS", "action_worth", "decision_bench", "decision_positions", "format_decisions"]
@@ -69,16 +68,14 @@ def action_worth(state: GameState, action: Action, orders: int, seed: int) -> fl
     heuristic = player_for("heuristic")
     side = state.side_of[state.to_act]
     start = list(state.scores)
-    hand_no = state.hand_no
     rng = random.Random(seed)
     total = 0.0
     for _ in range(orders):
         world = state.clone()
         rng.shuffle(world.stock)
         world.apply(action)
-        while world.phase != GAME_OVER and world.hand_no == hand_no:
-            world.apply(decide(heuristic, world, rng))
-        total += ahead(hand_gains(world, hand_no, start), side)
+        finish_hand(world, heuristic, rng)
+        total += ahead(hand_gains(world, state.hand_no, start), side)
     return total / orders
 
 

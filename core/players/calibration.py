@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from bezique.game import GameState, new_game
+from bezique.players import Player
 from bezique.players.cardvalues import HeldWorth, face_counts, held_worth, tables_of
 from bezique.players.endgame import hand_gains
 from bezique.players.heuristic import HeuristicPlayer
@@ -50,6 +51,7 @@ __all__ = [
     "UNIT_WEIGHTS",
     "HeldWeights",
     "ahead",
+    "finish_hand",
     "fit_held_weights",
     "side_worth",
 ]
@@ -139,8 +141,7 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     late = not state.stock_left()
     worth = side_worth(state)
     start = list(state.scores)
-    while _in_hand(state, hand_no):
-        play_on()
+    finish_hand(state, player, rng)
     gained = hand_gains(state, hand_no, start)
     parts = [
         [0.0, 0.0, w.combinations, w.strength] if late else [w.combinations, w.strength, 0.0, 0.0]
@@ -151,6 +152,14 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
         ([ahead(column, side) for column in columns], ahead(gained, side))
         for side in range(len(gained))
     ]
+
+
+def finish_hand(state: GameState, player: Player, rng: random.Random) -> None:
+    """Let ``player`` choose for every seat of ``state`` until the hand in play ends."""
+    hand_no = state.hand_no
+    while _in_hand(state, hand_no):
+        legal = state.legal_actions()
+        state.apply(player.choose(state.view(state.to_act), legal, rng))
 
 
 def _in_hand(state: GameState, hand_no: int) -> bool:
