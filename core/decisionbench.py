@@ -1,8 +1,8 @@
 """The decision benchmark (``bezique bench --decisions``): what choices gain over the heuristic's.
 
 A game of a thousand points is a slow and noisy judge of one change to a bot
-(the ladder's 200 games take an hour, and its interval is some seven points of
-share wide).  This benchmark judges decisions instead.  Positions are taken from
+(the ladder's 200 games take an hour, and their 95% interval is some fourteen
+points of share wide).  This benchmark judges decisions instead.  Positions are taken from
 seeded games the ``heuristic`` plays against itself (about one decision in twelve
 where the seat to act has a choice and the stock lasts: the search's ground).  At
 each, every player given decides from the seat's view, and its choice is set
