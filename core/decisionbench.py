@@ -30,8 +30,8 @@ from typing import Any
 
 from bezique.actions import Action
 from bezique.game import GameState, new_game, ruleset_for
-from bezique.players import Player, decide, player_for
-from bezique.players.calibration import ahead, finish_hand
+from bezique.players import decide, player_for
+from bezique.players.calibration import ahead, play_on
 from bezique.players.endgame import hand_gains
 from bezique.players.search import near_stock_end
 from bezique.simulate import Progress
@@ -74,7 +74,7 @@ def action_worth(state: GameState, action: Action, orders: int, seed: int) -> fl
         world = state.clone()
         rng.shuffle(world.stock)
         world.apply(action)
-        finish_hand(world, heuristic, rng)
+        play_on(world, heuristic, rng)
         total += ahead(hand_gains(world, state.hand_no, start), side)
     return total / orders
 
@@ -95,11 +95,23 @@ def decision_bench(
     found = decision_positions(variant, positions, seed)
     heuristic = player_for("heuristic")
     late = [near_stock_end(state.view(state.to_act)) for state in found]
+    seeds = [seed * 100_003 + index for index in range(len(found))]
+    hints = [decide(heuristic, found[i], random.Random(seeds[i])) for i in range(len(found))]
+    worths: dict[tuple[int, Action], float] = {}  # each action's worth, once for every player
+
+    def worth(index: int, action: Action) -> float:
+        key = (index, action)
+        if key not in worths:
+            worths[key] = action_worth(found[index], action, orders, seeds[index])
+        return worths[key]
+
     rows = []
     for number, player in enumerate(players):
-        gains = []
+        gains: list[float | None] = []
         for index, state in enumerate(found):
-            gains.append(_gain(state, player, heuristic, orders, seed * 100_003 + index))
+            chosen = decide(player, state, random.Random(seeds[index]))
+            hint = hints[index]
+            gains.append(None if chosen == hint else worth(index, chosen) - worth(index, hint))
             if progress is not None:
                 progress(number * len(found) + index + 1, len(players) * len(found))
         rows.append(_row(specs[number], gains, late))
@@ -111,17 +123,6 @@ def decision_bench(
         "orders": orders,
         "players": rows,
     }
-
-
-def _gain(
-    state: GameState, player: Player, heuristic: Player, orders: int, seed: int
-) -> float | None:
-    """What ``player``'s choice gains over the heuristic's in ``state`` (None: the same choice)."""
-    chosen = decide(player, state, random.Random(seed))
-    hint = decide(heuristic, state, random.Random(seed))
-    if chosen == hint:
-        return None
-    return action_worth(state, chosen, orders, seed) - action_worth(state, hint, orders, seed)
 
 
 def _row(spec: str, gains: Sequence[float | None], late: Sequence[bool]) -> dict[str, Any]:

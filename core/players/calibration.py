@@ -51,8 +51,8 @@ __all__ = [
     "UNIT_WEIGHTS",
     "HeldWeights",
     "ahead",
-    "finish_hand",
     "fit_held_weights",
+    "play_on",
     "side_worth",
 ]
 
@@ -126,13 +126,7 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     player = HeuristicPlayer()
     hand_no = state.hand_no
     stop = rng.randrange(len(state.stock) // state.players + 1)
-
-    def play_on() -> None:
-        legal = state.legal_actions()
-        state.apply(player.choose(state.view(state.to_act), legal, rng))
-
-    while state.tricks_done < stop and _in_hand(state, hand_no):
-        play_on()
+    play_on(state, player, rng, until_trick=stop)
     if not _in_hand(state, hand_no):
         return []
     state.playout(rng, 1, tricks=HORIZON, turns=greedy_turns(rules))
@@ -141,7 +135,7 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     late = not state.stock_left()
     worth = side_worth(state)
     start = list(state.scores)
-    finish_hand(state, player, rng)
+    play_on(state, player, rng)
     gained = hand_gains(state, hand_no, start)
     parts = [
         [0.0, 0.0, w.combinations, w.strength] if late else [w.combinations, w.strength, 0.0, 0.0]
@@ -154,10 +148,15 @@ def _sample(rules: Ruleset, seed: int) -> list[tuple[list[float], float]]:
     ]
 
 
-def finish_hand(state: GameState, player: Player, rng: random.Random) -> None:
-    """Let ``player`` choose for every seat of ``state`` until the hand in play ends."""
+def play_on(
+    state: GameState, player: Player, rng: random.Random, until_trick: int | None = None
+) -> None:
+    """Let ``player`` choose for every seat of ``state`` until the hand in play ends.
+
+    With ``until_trick``, stop sooner, once the hand's tricks done number that many.
+    """
     hand_no = state.hand_no
-    while _in_hand(state, hand_no):
+    while _in_hand(state, hand_no) and (until_trick is None or state.tricks_done < until_trick):
         legal = state.legal_actions()
         state.apply(player.choose(state.view(state.to_act), legal, rng))
 
