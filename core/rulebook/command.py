@@ -1,6 +1,6 @@
 """The commands ``bezique rules`` (a variant's rulebook) and ``bezique diff`` (rule by rule).
 
-Their arguments are parsed by :mod:`bezique.cli`, which imports this module only to run
+Their arguments are :mod:`bezique.arguments`'; :mod:`bezique.cli` imports this module only to run
 one of them (listing the variants loads no schema validator).
 """
 
