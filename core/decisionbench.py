@@ -18,7 +18,10 @@ For each player: the decisions, how many differ from the heuristic's and how man
 of those gained, and the mean gain a decision in points with its standard error,
 over all positions and apart for the last
 :data:`~bezique.players.search.LATE_TRICKS` tricks before the stock runs out.
-The players decide on the same positions, so their figures are paired.
+The players decide on the same positions, so their figures are paired: each
+player after the first is also given as its gains less the first's, position by
+position, with that difference's standard error (narrower than either figure's
+when the two choose alike).
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ def decision_bench(
         return worths[key]
 
     rows = []
+    first: list[float | None] = []
     for number, player in enumerate(players):
         gains: list[float | None] = []
         for index, state in enumerate(found):
@@ -114,7 +118,11 @@ def decision_bench(
             gains.append(None if chosen == hint else worth(index, chosen) - worth(index, hint))
             if progress is not None:
                 progress(number * len(found) + index + 1, len(players) * len(found))
-        rows.append(_row(specs[number], gains, late))
+        if not number:
+            first = gains
+        row = _row(specs[number], gains, late)
+        row["against_first"] = _paired(gains, first) if number else None
+        rows.append(row)
     return {
         "variant": ruleset_for(variant).variant.name,
         "positions": len(found),
@@ -139,36 +147,62 @@ def _summary(gains: Sequence[float | None]) -> dict[str, Any]:
 
     A decision where the choice was the heuristic's gains nought.
     """
-    points = [gain or 0.0 for gain in gains]
-    count = len(points)
-    mean = sum(points) / count if count else 0.0
-    spread = sum((p - mean) ** 2 for p in points) / (count - 1) if count > 1 else 0.0
+    mean, error = _mean_and_error([gain or 0.0 for gain in gains])
     differing = [gain for gain in gains if gain is not None]
     return {
-        "decisions": count,
+        "decisions": len(gains),
         "differing": len(differing),
         "gained": sum(1 for gain in differing if gain > 0),
         "mean_gain": mean,
-        "standard_error": math.sqrt(spread / count) if count > 1 else None,
+        "standard_error": error,
+    }
+
+
+def _mean_and_error(values: Sequence[float]) -> tuple[float, float | None]:
+    """The mean of ``values`` and its standard error (None for fewer than two)."""
+    count = len(values)
+    mean = sum(values) / count if count else 0.0
+    if count < 2:
+        return mean, None
+    spread = sum((value - mean) ** 2 for value in values) / (count - 1)
+    return mean, math.sqrt(spread / count)
+
+
+def _paired(gains: Sequence[float | None], first: Sequence[float | None]) -> dict[str, Any]:
+    """A player's gains less the first player's, position by position: their mean and error.
+
+    The players decide on the same positions, so the difference's own spread is that
+    of the positions where they chose apart, narrower than either figure's error.
+    """
+    differences = [(gain or 0.0) - (other or 0.0) for gain, other in zip(gains, first, strict=True)]
+    mean, error = _mean_and_error(differences)
+    return {
+        "apart": sum(1 for difference in differences if difference),
+        "mean_difference": mean,
+        "standard_error": error,
     }
 
 
 def format_decisions(result: dict[str, Any]) -> str:
     """The benchmark as lines of text: one row a player."""
     header = ["player", "differs", "gained", "gain a decision (se)", "late", "rest"]
+    paired = len(result["players"]) > 1
+    if paired:
+        header.append("against the first (se)")
     rows = []
     for row in result["players"]:
         every = row["all"]
-        rows.append(
-            [
-                row["player"],
-                str(every["differing"]),
-                str(every["gained"]),
-                _points(every),
-                _points(row["late"]),
-                _points(row["rest"]),
-            ]
-        )
+        cells = [
+            row["player"],
+            str(every["differing"]),
+            str(every["gained"]),
+            _points(every),
+            _points(row["late"]),
+            _points(row["rest"]),
+        ]
+        if paired:
+            cells.append(_difference(row["against_first"]))
+        rows.append(cells)
     lines = [
         f"{result['variant']} decisions: {result['positions']} positions of heuristic self-play "
         f"(seed {result['seed']}), {result['late_positions']} of them late; an action's worth is "
@@ -179,10 +213,21 @@ def format_decisions(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _difference(paired: dict[str, Any] | None) -> str:
+    """The mean paired difference and its error (``-``: the first player)."""
+    if paired is None:
+        return "-"
+    return _signed(paired["mean_difference"], paired["standard_error"])
+
+
 def _points(summary: dict[str, Any]) -> str:
-    """``+1.41 (0.62)``: the mean gain and its standard error (``-``: no decisions)."""
+    """The mean gain and its standard error (``-``: no decisions)."""
     if not summary["decisions"]:
         return "-"
-    error = summary["standard_error"]
+    return _signed(summary["mean_gain"], summary["standard_error"])
+
+
+def _signed(mean: float, error: float | None) -> str:
+    """``+1.41 (0.62)``: a mean in points, signed, and its standard error if there is one."""
     shown = "" if error is None else f" ({error:.2f})"
-    return f"{summary['mean_gain']:+.2f}{shown}"
+    return f"{mean:+.2f}{shown}"

@@ -10,6 +10,7 @@ import pytest
 
 from bezique.cli import main
 from bezique.decisionbench import (
+    _paired,
     _summary,
     action_worth,
     decision_bench,
@@ -58,6 +59,15 @@ def test_the_summary_counts_choices_and_averages_gains() -> None:
     assert _summary([None])["standard_error"] is None
 
 
+def test_a_player_is_set_against_the_first_position_by_position() -> None:
+    # gains less the first's: 0, 4, -2, 0 (a choice like the heuristic's gains nought)
+    found = _paired([None, 6.0, -2.0, 1.0], [None, 2.0, None, 1.0])
+    assert (found["apart"], found["mean_difference"]) == (2, 0.5)
+    # about the mean 0.5: squares 0.25, 12.25, 6.25, 0.25 over 3, per decision
+    assert found["standard_error"] == pytest.approx(math.sqrt(19 / 3 / 4))
+    assert _paired([3.0], [None])["standard_error"] is None
+
+
 def test_the_heuristic_never_differs_from_itself() -> None:
     result = decision_bench("ordinary", ["heuristic", "random"], 6, 2, orders=2)
     assert (result["positions"], result["orders"], result["seed"]) == (6, 2, 2)
@@ -72,9 +82,17 @@ def test_the_heuristic_never_differs_from_itself() -> None:
     assert random_row["all"]["decisions"] == 6
     parts = random_row["late"]["decisions"] + random_row["rest"]["decisions"]
     assert parts == 6 and random_row["late"]["decisions"] == result["late_positions"]
+    # the heuristic, first, gains nought everywhere: random's difference is its gain
+    assert mirror["against_first"] is None
+    against = random_row["against_first"]
+    assert against["mean_difference"] == random_row["all"]["mean_gain"]
+    assert against["standard_error"] == random_row["all"]["standard_error"]
+    assert against["apart"] <= random_row["all"]["differing"]
     text = format_decisions(result)
     assert text.splitlines()[1].split()[:3] == ["player", "differs", "gained"]
+    assert text.splitlines()[1].endswith("against the first (se)")
     assert text.splitlines()[2].split()[:4] == ["heuristic", "0", "0", "+0.00"]
+    assert text.splitlines()[2].endswith(" -")
 
 
 def test_the_command_judges_players_and_refuses_bad_ones(
