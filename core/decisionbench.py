@@ -171,8 +171,8 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float | None]:
 def _paired(gains: Sequence[float | None], first: Sequence[float | None]) -> dict[str, Any]:
     """A player's gains less the first player's, position by position: their mean and error.
 
-    The players decide on the same positions, so the difference's own spread is that
-    of the positions where they chose apart, narrower than either figure's error.
+    The players decide on the same positions, so the difference is nought wherever they
+    chose alike, and its error is that of the positions where they chose apart.
     """
     differences = [(gain or 0.0) - (other or 0.0) for gain, other in zip(gains, first, strict=True)]
     mean, error = _mean_and_error(differences)
