@@ -16,6 +16,10 @@ from typing import Any
 from bezique import __version__
 
 __all__ = [
+    "BENCH_DEALS",
+    "BENCH_ITERATIONS",
+    "BENCH_PLAYERS",
+    "BENCH_POSITIONS",
     "MAX_COMPARE_GAMES",
     "MAX_DEALS",
     "MAX_GAMES",
@@ -44,6 +48,14 @@ MAX_JOBS = 64
 MAX_SEED = 2**63 - 1
 """The largest seed the commands take (the games' own seeds are drawn below 2**63)."""
 
+BENCH_DEALS = 2000
+"""The deals ``bezique bench`` plays when not told (not with ``--search`` or ``--decisions``)."""
+BENCH_POSITIONS = 30
+"""The positions ``bench --search`` times and ``bench --decisions`` judges when not told."""
+BENCH_ITERATIONS = 1000
+"""The iterations a decision ``bench --search`` times when not told."""
+BENCH_PLAYERS = "search"
+"""The players ``bench --decisions`` judges when not told."""
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _MOST_DIGITS = 30
 """Longer numbers are refused by their length (int() of a huge text is slow)."""
@@ -149,8 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--deals",
         type=whole_number(1, MAX_DEALS),
-        default=2000,
-        help=f"deals to play (1-{MAX_DEALS})",
+        help=f"deals to play (1-{MAX_DEALS}; default {BENCH_DEALS}); not with --search or "
+        "--decisions",
     )
     _add_seed(bench, "seed of the random players")
     bench.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -190,19 +202,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--positions",
         type=whole_number(1, 10_000),
-        default=30,
-        help="with --search: positions timed; with --decisions: positions judged",
+        help=f"with --search: positions timed; with --decisions: positions judged (default "
+        f"{BENCH_POSITIONS})",
     )
     bench.add_argument(
         "--players",
-        default="search",
-        help="with --decisions: player specs, comma-separated (search,search:late_margin=0.06)",
+        help=f"with --decisions: player specs, comma-separated (default {BENCH_PLAYERS}; "
+        "search,search:late_margin=0.06)",
     )
     bench.add_argument(
         "--iterations",
         type=whole_number(1, 1_000_000),
-        default=1000,
-        help="with --search: iterations a decision",
+        help=f"with --search: iterations a decision (default {BENCH_ITERATIONS})",
     )
     _tournament_parser(commands)
     _compare_parser(commands)

@@ -27,6 +27,10 @@ from typing import Any
 
 from bezique import sources as sources_command
 from bezique.arguments import (  # (the bounds were this module's; kept importable from it)
+    BENCH_DEALS,
+    BENCH_ITERATIONS,
+    BENCH_PLAYERS,
+    BENCH_POSITIONS,
     MAX_COMPARE_GAMES,
     MAX_DEALS,
     MAX_GAMES,
@@ -289,9 +293,34 @@ def _decision_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_defaults(args: argparse.Namespace) -> None:
+    """Refuse an option the chosen benchmark does not read; fill in the defaults of the rest.
+
+    ``--players`` goes with ``--decisions`` alone, ``--iterations`` with ``--search``,
+    ``--positions`` with either, ``--deals`` with neither.
+    """
+    mode = "--search" if args.search else "--decisions" if args.decisions else None
+    readers = {
+        "--players": ("--decisions",),
+        "--iterations": ("--search",),
+        "--positions": ("--search", "--decisions"),
+        "--deals": (None,),
+    }
+    for option, modes in readers.items():
+        if getattr(args, option[2:]) is not None and mode not in modes:
+            if mode is None:
+                raise BeziqueError(f"{option} is read only with {' or '.join(modes)}")
+            raise BeziqueError(f"{option} is not read with {mode}; leave it out")
+    args.players = args.players if args.players is not None else BENCH_PLAYERS
+    args.iterations = args.iterations if args.iterations is not None else BENCH_ITERATIONS
+    args.positions = args.positions if args.positions is not None else BENCH_POSITIONS
+    args.deals = args.deals if args.deals is not None else BENCH_DEALS
+
+
 def _bench(args: argparse.Namespace) -> int:
     from bezique.bench import against_baseline, against_variant, bench, format_bench, format_ratio
 
+    _bench_defaults(args)
     if args.card_by_card:
         print("bezique bench: --card-by-card is deprecated and has no effect", file=sys.stderr)
     if args.search:

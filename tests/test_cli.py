@@ -328,6 +328,27 @@ def test_bench_api_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("argv", "told"),
+    [
+        (["bench", "--players", "heuristic"], "--players is read only with --decisions"),
+        (["bench", "--search", "--players", "heuristic"], "--players is not read with --search"),
+        (
+            ["bench", "--decisions", "--iterations", "5"],
+            "--iterations is not read with --decisions",
+        ),
+        (["bench", "--search", "--deals", "3"], "--deals is not read with --search"),
+        (["bench", "--positions", "3"], "--positions is read only with --search or --decisions"),
+    ],
+)
+def test_bench_refuses_an_option_its_mode_does_not_read(
+    capsys: pytest.CaptureFixture[str], argv: list[str], told: str
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"bezique: {told}")
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["simulate", "--games", "0"],
