@@ -309,7 +309,7 @@ def _bench_defaults(args: argparse.Namespace) -> None:
     for option, modes in readers.items():
         if getattr(args, option[2:]) is not None and mode not in modes:
             if mode is None:
-                raise BeziqueError(f"{option} is read only with {' or '.join(modes)}")
+                raise BeziqueError(f"{option} is read only with {' or '.join(filter(None, modes))}")
             raise BeziqueError(f"{option} is not read with {mode}; leave it out")
     args.players = args.players if args.players is not None else BENCH_PLAYERS
     args.iterations = args.iterations if args.iterations is not None else BENCH_ITERATIONS
