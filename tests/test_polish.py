@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 import pytest
+from stacked import through_stock
 
 from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError
@@ -463,27 +464,6 @@ def test_brisques_score_as_soon_as_won() -> None:
 # ---------------------------------------------------------------------- the end-game
 
 
-def through_stock(
-    end1: Sequence[str], end0: Sequence[str]
-) -> tuple[list[list[str]], str, list[str], list[str], list[str]]:
-    """A deck in which seat 1 leads and wins all 24 tricks of the stock.
-
-    ``end1`` and ``end0`` are the hands the seats hold when the stock is gone;
-    the last card of ``end0`` is the turn-up (the loser of the last trick takes
-    it).  The other 48 cards are split: seat 1 plays the trumps and the highest
-    cards, seat 0 the lowest, so every lead wins.  Returns the hands, the
-    turn-up, the stock, seat 1's plays and seat 0's plays.
-    """
-    trump = SUITS.index(end0[-1][1])
-    rest = Counter({rank + suit: 2 for suit in SUITS for rank in RANKS})
-    rest.subtract(Counter([*end1, *end0]))
-    cards = sorted(rest.elements(), key=lambda c: (SUITS.index(c[1]) != trump, RANKS.index(c[0])))
-    leads, follows = cards[:24], cards[24:]
-    draws1, draws0 = [*leads[8:], *end1], [*follows[8:], *end0]
-    stock = [card for pair in zip(draws1, draws0, strict=True) for card in pair][:-1]
-    return [follows[:8], leads[:8]], end0[-1], stock, leads, follows
-
-
 def test_declarations_continue_in_the_last_eight_tricks() -> None:
     """S0: declaring goes on after the stock is gone; the open cards stay open (A20c, A20d)."""
     end1 = ["JC", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
@@ -512,6 +492,24 @@ def test_declarations_continue_in_the_last_eight_tricks() -> None:
     act(state, "pass")
     assert state.phase == "play" and state.to_act == 1
     assert_replays(state)
+
+
+def test_a_seven_of_trumps_won_in_the_end_game_scores_nothing() -> None:
+    """A12: a seven scores once, never in the end-game, though declaring goes on there."""
+    end1 = ["7D", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
+    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
+    state = game(hands, turn_up=turn_up, stock=stock)
+    for lead, follow in zip(leads, follows, strict=True):
+        trick(state, lead, follow)
+        if state.phase == "turn":
+            act(state, "draw")
+    assert state.stock_left() == 0
+    assert points_by_rule(state, 1)["seven_of_trumps.declare_points"] == 10  # the other seven
+    since = len(state.events)
+    act(state, "play 7D", "play 9D")  # seat 0 must win: the nine takes the seven
+    assert state.events[since:] == []
+    assert state.to_act == 0 and state.phase == "play"
 
 
 # ---------------------------------------------------------------------- conformance

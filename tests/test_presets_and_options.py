@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 import yaml
+from stacked import through_stock
 
 from bezique.errors import IllegalActionError
 from bezique.game import GameState
 from bezique.registry import variant_files
-from bezique.testing import play_out, points_by_rule, random_conformance, scenario
+from bezique.testing import play_out, points_by_rule, random_conformance, refuse, scenario
 from bezique.variant import load_variant
 
 JUNK = ["7S", "8S", "9S", "7D", "8D", "9D", "7C", "8C"]
@@ -194,6 +195,49 @@ def test_seven_of_trumps_scores_when_played() -> None:
     play_out(state, ["play AH", "play 7H"])
     assert points_by_rule(state, 0) == {"seven_of_trumps.on_play": 10}
     assert not any(t.startswith(("show", "exchange")) for t in legal(state))
+
+
+def test_seven_on_play_or_exchange_keeps_the_winners_exchange() -> None:
+    # A12 (EW, BRIT): the seven scores when played, or a trick's winner may exchange it
+    # for the turn-up instead, scoring 10; it is never shown.
+    state = game("house-seven-on-play", [["8S", *JUNK[2:], "9H"], ["AS", "7H", *JUNK[2:]]])
+    play_out(state, ["play AS", "play 8S"])
+    assert {"exchange 7H", "show 7H"} & legal(state) == {"exchange 7H"}
+    error = refuse(state, "show 7H")
+    assert "is not shown: it scores when played or exchanged" in str(error)
+    state.apply("exchange 7H")
+    assert points_by_rule(state, 1) == {"brisques": 10, "seven_of_trumps.exchange_points": 10}
+    assert "TH" in [state.deck.card_text(c) for c in state.hands[1]]
+    assert state.deck.card_text(state.turn_up) == "7H"
+
+
+def test_seven_on_play_alone_is_never_exchanged() -> None:
+    # A12 (CAS): the seven scores when played; neither exchange nor show is offered.
+    cas = {"seven_of_trumps": {"scoring": "on_play"}}
+    hands = [["8S", *JUNK[2:], "9H"], ["AS", "7H", "KS", "QS", *JUNK[4:]]]
+    state = game("ordinary", hands, overrides=cas)
+    play_out(state, ["play AS", "play 8S"])
+    assert legal(state) == {"declare marriage KS QS", "draw"}
+    assert "scores when played (seven_of_trumps.scoring)" in str(refuse(state, "exchange 7H"))
+
+
+def test_seven_played_in_the_end_game_scores_nothing_on_play() -> None:
+    # A12: each seven scores at most once, never in the end-game.  Seat 1 wins every
+    # trick of the stock (diamonds trumps); its own seven of diamonds, drawn last, is
+    # played in the end-game, the other one while the stock lasted.
+    end1 = ["7D", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
+    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
+    state = game("house-seven-on-play", hands, turn_up=turn_up, stock=stock)
+    for lead, follow in zip(leads, follows, strict=True):
+        play_out(state, [f"play {lead}", f"play {follow}"])
+        while state.phase == "turn":
+            state.apply("draw")
+    assert state.stock_left() == 0
+    assert points_by_rule(state, 1)["seven_of_trumps.on_play"] == 10  # the other seven
+    since = len(state.events)
+    play_out(state, ["play 7D", "play 9D"])
+    assert [e.rule for e in state.events[since:]] == []  # 9D wins: no brisque, no seven
 
 
 # ---------------------------------------------------------------------- compound

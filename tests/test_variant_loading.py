@@ -637,7 +637,12 @@ def test_schema_switches() -> None:
     }
     assert enum == {
         "trumps.mode": ["turn_up", "first_marriage"],
-        "seven_of_trumps.scoring": ["declare_or_exchange", "on_play", "trick_winner"],
+        "seven_of_trumps.scoring": [
+            "declare_or_exchange",
+            "on_play",
+            "on_play_or_exchange",
+            "trick_winner",
+        ],
         "trick.identical_cards": ["first_played"],
         "declarations.per_trick": ["several", "one", "compound"],
         "brisques.timing": ["immediate", "end_of_hand", "settlement"],

@@ -74,10 +74,17 @@ def _seven_lines(s: Data, turn_up: bool) -> list[tuple[str, tuple[str, ...], str
             "to a trick while the stock lasts; it is neither exchanged for the turn-up nor "
             "declared."
         ),
+        "on_play_or_exchange": (
+            f"{capital(name)} scores {_points(s['declare_points'])} to whoever plays it "
+            "to a trick while the stock lasts; a player holding it may instead, after winning "
+            "a trick and before drawing, exchange it for the turned-up card, scoring "
+            f"{_points(s['exchange_points'])}; each such card scores once. It is never declared."
+        ),
         "trick_winner": (
             f"{capital(name)} scores {_points(s['declare_points'])} to the winner of the "
-            "trick it falls in, in the end-game too; while the stock lasts he may exchange it "
-            "for the turned-up card, and it scores once, exchanged or not."
+            "trick it falls in while the stock lasts (never in the end-game); while the stock "
+            "lasts he may exchange it for the turned-up card, and it scores once, exchanged or "
+            "not."
         ),
     }
     return [

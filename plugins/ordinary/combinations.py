@@ -92,7 +92,11 @@ class Tables:
         self.last_trick = data["last_trick"]
         self.last_trick_exhausts = self.last_trick["which"] == "stock_exhausting"
         self.last_trick_points: int = self.last_trick["points"]
-        self.sevens_on_play = seven["scoring"] == "on_play" and data["trumps"]["mode"] == "turn_up"
+        scoring = seven["scoring"]
+        self.sevens_on_play = (
+            scoring in ("on_play", "on_play_or_exchange") and data["trumps"]["mode"] == "turn_up"
+        )
+        """The seven of trumps scores for whoever plays it while the stock lasts (A12)."""
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
         self.carte_blanche_barred = frozenset(
             deck.rank_index(r) for r in self.carte_blanche.get("ranks", ())
@@ -102,9 +106,13 @@ class Tables:
         """Trumps are named by the first marriage or sequence declared; no seven scores."""
         self.sequence_fixes_trumps = data["trumps"].get("fixed_by") != "marriage"
         """A sequence declared before any marriage fixes trumps (``trumps.fixed_by``, R-C3)."""
-        self.sevens_declared = (
-            seven["scoring"] == "declare_or_exchange" and not self.trumps_by_marriage
+        self.sevens_declared = scoring == "declare_or_exchange" and not self.trumps_by_marriage
+        """A trick's winner may show (declare) his seven of trumps, which scores."""
+        self.sevens_exchanged = (
+            scoring in ("declare_or_exchange", "on_play_or_exchange")
+            and not self.trumps_by_marriage
         )
+        """A trick's winner may exchange his seven of trumps for the turn-up, which scores."""
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         """For each card, whether it is a brisque."""
         self.brisque_events: dict[tuple[int, ...], tuple[ScoreEvent, ...]] = {}

@@ -148,7 +148,7 @@ def _compile(t: Tables, trump: int) -> QuickTests:
     ]
     counted = [_counted(t, c) for c in combos if c.rank_faces or (c.pairs and c.faces)]
     sevens = 0
-    if t.sevens_declared and trump >= 0:
+    if t.sevens_exchanged and trump >= 0:
         sevens = t.face_copies[deck.face(t.seven_rank, trump)]
     gap, keys = _pair_test([mask for mask, _ in forms], deck.faces)
     form_faces = 0

@@ -2,16 +2,19 @@
 
 S0 and S2: a seven turned up scores for the dealer; the trick's winner holding
 a seven of trumps may exchange it for the turn-up or show it, each seven once a
-hand.  A12's reading (``seven_of_trumps.scoring: on_play``): it scores for
-whoever plays it while the stock lasts.  What has scored this hand is kept in
-the plugin's state of the hand (:func:`~bezique.plugins.ordinary.hand.sevens_scored`).
+hand.  A12's readings of the others: it scores for whoever plays it while the
+stock lasts, and is neither shown nor exchanged (CAS, ``seven_of_trumps.scoring:
+on_play``), or may instead be exchanged by a trick's winner, never shown (EW and
+BRIT, ``on_play_or_exchange``); each seven scores once, never in the end-game.
+What has scored this hand is kept in the plugin's state of the hand
+(:func:`~bezique.plugins.ordinary.hand.sevens_scored`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bezique.actions import Action, ScoreEvent
+from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.ordinary.combinations import Tables
 from bezique.plugins.ordinary.hand import changing_turn, sevens_scored
 from bezique.plugins.ordinary.quicktests import quick_tests
@@ -36,8 +39,12 @@ def is_trump_seven(state: GameState, t: Tables, card: int) -> bool:
 
 
 def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
-    """Exchange and show for the player's first seven of trumps that has not scored."""
-    if not t.sevens_declared or state.trump < 0:
+    """Exchange and show for the player's first seven of trumps that has not scored.
+
+    Show only where the variant declares sevens; exchange only while the turn-up is
+    not itself a seven of trumps.
+    """
+    if not t.sevens_exchanged or state.trump < 0:
         return []
     sevens = (t.tests_by_trump.get(state.trump) or quick_tests(t, state.trump)).sevens
     unscored = state.held[player] & unscored_sevens(state, sevens)
@@ -48,9 +55,12 @@ def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
     else:
         card = unscored.bit_length() - 1
     turn_up = state.turn_up
+    actions = []
     if turn_up >= 0 and not sevens >> turn_up & 1:
-        return [t.exchange_actions[card], t.show_actions[card]]
-    return [t.show_actions[card]]
+        actions.append(t.exchange_actions[card])
+    if t.sevens_declared:
+        actions.append(t.show_actions[card])
+    return actions
 
 
 def unscored_sevens(state: GameState, sevens: int) -> int:
@@ -66,10 +76,20 @@ def seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> s
     card = action.cards[0] if action.cards else -1
     if card < 0 or not is_trump_seven(state, t, card) or card not in state.hands[player]:
         return "exchange and show take the seven of trumps from the player's own hand"
-    if t.seven["scoring"] != "declare_or_exchange":
+    if not t.sevens_exchanged:
         return "in this variant the seven of trumps scores when played (seven_of_trumps.scoring)"
+    if action.kind == Kind.SHOW and not t.sevens_declared:
+        return (
+            "in this variant the seven of trumps is not shown: it scores when played or "
+            "exchanged (seven_of_trumps.scoring)"
+        )
     if card in sevens_scored(state):
         return "that seven of trumps has already scored this hand"
+    if not t.sevens_declared:
+        return (
+            "the turn-up is already a seven of trumps: exchanging one seven for another gains "
+            "nothing (S0); this one scores when played"
+        )
     return (
         "the turn-up is already a seven of trumps: exchanging one seven for another gains "
         "nothing, show it instead (S0)"

@@ -25,7 +25,8 @@ implements on top of the ``ordinary`` plugin (listed before it in the variant's
   married is never married again; a fifth king scores no second four kings).
 * **Brisques** score as soon as won (the ordinary plugin, timing ``immediate``).
 * **The seven of trumps** scores 10 for the winner of the trick that holds it
-  (once per physical seven; the dealer's turned-up seven has scored already).
+  while the stock lasts (once per physical seven, never in the end-game, A12; the
+  dealer's turned-up seven has scored already).
   While a turn-up other than a seven lies under the stock the winner may
   exchange it: the seven goes under the stock and the turn-up counts as a card of
   that trick (an open card if it is a scoring card, a brisque if an ace or ten,
@@ -136,15 +137,19 @@ def bezique_after_deal(state: GameState) -> None:
 
 @hookimpl
 def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
-    """The seven of trumps scores for the trick's winner, in the end-game too (A12 reading).
+    """The seven of trumps scores for the winner of a trick of the stock's time (A12).
 
-    Brisques (at once) and the last trick are the ordinary plugin's.  A seven won
-    while another card is turned up may be exchanged in the winner's turn.
+    A12: each seven scores once, never in the end-game (S0's Polish paragraph does
+    not say otherwise, though declaring goes on there).  Brisques (at once) and the
+    last trick are the ordinary plugin's.  A seven won while another card is turned
+    up may be exchanged in the winner's turn.
     """
     t = tables(state)
-    events = []
+    events: list[ScoreEvent] = []
     kept = hand(state)
     kept.seven = -1
+    if not state.stock and state.turn_up < 0:  # the end-game
+        return events
     deck = state.deck
     scored = sevens_scored(state)
     for card in cards:
