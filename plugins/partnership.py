@@ -17,7 +17,12 @@ what partners do differently, with the variant's switches:
   come as whole beziques (a queen and a knave each) declared in the beziques
   class; the declarer brings at least one bezique of his own, and the ordinary
   and multi-hand class rules judge the whole.  With BIC-4 (``false``) every card
-  of a declaration is the declarer's own, as in the ordinary game.
+  of a double or triple bezique is the declarer's own.
+* **The partner's table** (``partnerships.partners_table``, BIC-4).  A player may
+  declare any other combination from cards of his own hand together with cards
+  his partner has declared and left on the table (``KH@``), at least one his own;
+  nothing the partner could not declare himself, which is what the class rules,
+  reading each card's own levels, refuse.  S0 says nothing of it: off.
 
 The three- and four-hand declaring rules (triple and second double bezique) are
 the ``multihand`` plugin's; a partnership variant lists both, this one last, and
@@ -37,6 +42,7 @@ from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
     choose_copies,
+    combination_forms,
     copy_groups,
     forms_combination,
     this_turn,
@@ -81,27 +87,66 @@ class PartnershipDeclarations(OrdinaryDeclarations):
     """The declaring rules of the roles composed before it, plus S0's shared beziques.
 
     Double and triple beziques may take the partner's declared beziques
-    (``partnerships.shared_beziques``); every form is judged by the composed
-    role's :meth:`form_refusal` (the three-hand rules, when ``multihand`` is listed).
+    (``partnerships.shared_beziques``), other combinations the partner's declared
+    cards on the table (``partnerships.partners_table``); every form is judged by the
+    composed role's :meth:`form_refusal` (the three-hand rules, when ``multihand`` is
+    listed).
     """
 
     def turn_actions(self, state: GameState, player: int) -> list[Action]:
-        """The turn of the roles before, plus beziques that take the partner's beziques."""
+        """The turn of the roles before, plus the forms that take the partner's cards."""
         actions = super().turn_actions(state, player)
-        return actions + self.shared_bezique_declarations(state, player)
+        if not self.declaring_now(state):
+            return actions
+        return (
+            actions
+            + self.shared_bezique_declarations(state, player)
+            + self.table_declarations(state, player)
+        )
+
+    def declaring_now(self, state: GameState) -> bool:
+        """Whether a declaration (not an announcement) may be made now: the stock lasts."""
+        if not state.stock_left():
+            return False
+        return not (self.tables.one_per_trick and this_turn(state).scored)
+
+    def table_declarations(self, state: GameState, player: int) -> list[Action]:
+        """BIC-4: combinations of the player's own cards and his partner's on the table.
+
+        Empty unless ``partnerships.partners_table`` is on.  A double or triple bezique
+        is left to :meth:`shared_bezique_declarations`; each form takes at least one
+        card of the partner's and one of the player's, and the rules judge the whole.
+        """
+        rules = _rules(state)
+        if rules is None or not rules.get("partners_table", False):
+            return []
+        theirs = [c for p in state.partners(player) for c in state.hands[p] if state.on_table[c]]
+        if not theirs:
+            return []
+        lent = set(theirs)
+        groups = _pooled_groups(state, state.hands[player], theirs)
+        actions: dict[tuple[object, ...], Action] = {}
+        for combo in self.tables.combinations(state):
+            if combo.pairs >= 2:
+                continue
+            for _, cards in combination_forms(state, combo, groups):
+                if lent.isdisjoint(cards) or lent.issuperset(cards):
+                    continue
+                if self.form_refusal(state, player, combo, cards, Kind.DECLARE) is None:
+                    key = (combo.name, *sorted((state.card_key[c], c in lent) for c in cards))
+                    actions.setdefault(key, Action(Kind.DECLARE, cards, combo.name))
+        return list(actions.values())
 
     def shared_bezique_declarations(self, state: GameState, player: int) -> list[Action]:
         """Double and triple beziques made of the partner's declared beziques and his own.
 
-        Empty unless ``partnerships.shared_beziques`` is on, the stock lasts, and a
-        declaration (not an announcement) is open to the player now.
+        Empty unless ``partnerships.shared_beziques`` is on (and asked only while a
+        declaration, not an announcement, is open to the player: :meth:`declaring_now`).
         """
         rules = _rules(state)
-        if rules is None or not rules["shared_beziques"] or not state.stock_left():
+        if rules is None or not rules["shared_beziques"]:
             return []
         t = self.tables
-        if t.one_per_trick and this_turn(state).scored:
-            return []
         combos = [c for c in t.combinations(state) if c.pairs >= 2 and c.faces]
         lent = _lendable(state, player, combos)
         if not lent:
@@ -127,14 +172,22 @@ class PartnershipDeclarations(OrdinaryDeclarations):
 
     def lent_refusal(self, state: GameState, player: int, action: Action, lent: list[int]) -> str:
         """Why a declaration taking the partner's cards ``lent`` is refused."""
-        rules = _rules(state)
-        if rules is None or not rules["shared_beziques"]:
+        rules = _rules(state) or {}
+        combo = self.tables.combination(state, action.combo)
+        multiple = combo is not None and combo.pairs >= 2
+        if rules.get("partners_table", False) and not multiple:
+            return self.table_refusal(state, player, action, lent)
+        if not rules.get("shared_beziques", False):
+            if rules.get("partners_table", False):
+                return (
+                    "a double or triple bezique counts only when all its cards come from the "
+                    "declarer's own hand (partnerships.shared_beziques false, BIC-4)"
+                )
             return (
                 "a declaration uses only the declarer's own cards: partners may not pool them "
-                "(partnerships.shared_beziques false, BIC-4)"
+                "(partnerships.shared_beziques and partners_table false)"
             )
-        combo = self.tables.combination(state, action.combo)
-        if combo is None or combo.pairs < 2 or action.kind != Kind.DECLARE:
+        if combo is None or not multiple or action.kind != Kind.DECLARE:
             return (
                 "only a double or triple bezique, declared (not announced), may take the "
                 "partner's beziques (S0 four-hand)"
@@ -153,6 +206,40 @@ class PartnershipDeclarations(OrdinaryDeclarations):
         return self.form_refusal(state, player, combo, cards, action.kind) or (
             "that declaration is not legal now"
         )
+
+    def table_refusal(self, state: GameState, player: int, action: Action, lent: list[int]) -> str:
+        """Why a declaration with the partner's table cards ``lent`` is refused (BIC-4)."""
+        combo = self.tables.combination(state, action.combo)
+        if combo is None:
+            return self.declaration_refusal(state, player, action)  # names the combinations
+        if action.kind != Kind.DECLARE:
+            return "the partner's cards serve in a declaration, not an announcement (BIC-4)"
+        if not all(state.on_table[c] for c in lent):
+            return "only the cards the partner has declared and left on the table may be taken"
+        if len(lent) == len(action.cards):
+            return "the declarer brings at least one card of his own hand (BIC-4)"
+        if not forms_combination(state, combo, action.cards):
+            return f"those cards do not form {combo.name}"
+        cards = tuple(sorted(action.cards))
+        return self.form_refusal(state, player, combo, cards, action.kind) or (
+            "that declaration is not legal now"
+        )
+
+
+def _pooled_groups(
+    state: GameState, mine: list[int], theirs: list[int]
+) -> dict[int, dict[int, list[int]]]:
+    """The copy groups of the player's cards and the partner's, a partner's never with his.
+
+    The partner's groups take negative keys, so that his cards and the player's are
+    always told apart (the partner's are written ``@`` in actions).
+    """
+    groups = copy_groups(state, mine)
+    for face, copies in copy_groups(state, theirs).items():
+        mixed = groups.setdefault(face, {})
+        for key, cards in copies.items():
+            mixed[-1 - key] = cards
+    return groups
 
 
 def _lendable(state: GameState, player: int, combos: list[Combination]) -> list[int]:

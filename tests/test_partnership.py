@@ -16,7 +16,14 @@ import pytest
 from bezique.errors import IllegalActionError, VariantError
 from bezique.game import GameState, from_json, new_game, ruleset_for
 from bezique.record import record_of, replay
-from bezique.testing import check_invariants, play_out, points_by_rule, random_conformance, scenario
+from bezique.testing import (
+    check_invariants,
+    play_out,
+    points_by_rule,
+    random_conformance,
+    refuse,
+    scenario,
+)
 
 SEAT_0 = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
 SEAT_2 = ["7C", "8C", "9C", "KC", "QC", "9D", "7S", "8S"]
@@ -162,6 +169,59 @@ def test_a_triple_bezique_from_the_partners_double_and_an_own_bezique() -> None:
     assert points_by_rule(game, 1) == {"brisques": 20, "triple_bezique": 1500}
     assert game.scores == [0, 2020]
     assert game.is_over() and game.winner == 1 and game.side_name(1) == "seats 1 and 3"
+
+
+# ------------------------------------------------------------------ the partner's table (BIC-4)
+
+TABLE_LEADER = ["AH", "AH", "AH", "TH", "JH", "QH", "TC", "TD"]
+TABLE_PARTNER = ["KH", "QH", "7C", "8C", "9C", "7D", "8D", "9D"]
+
+
+def partner_declared_a_royal_marriage(variant: str) -> GameState:
+    """Seat 3 declares the royal marriage after seat 1's trick; seat 1 then wins again."""
+    game = partners_game(TABLE_LEADER, TABLE_PARTNER, variant)
+    seat_1_wins_with_ace_of_trumps(game)
+    assert game.to_act == 3  # seat 1 had nothing to declare: his partner's turn at once
+    play_out(game, ["declare royal_marriage KH QH", "draw"])
+    seat_1_wins_with_ace_of_trumps(game, "8C")
+    return game
+
+
+def test_bicycle_a_sequence_may_take_the_partners_marriage_from_the_table() -> None:
+    # BIC-4: cards of one's own hand with those the partner declared and left out.
+    game = partner_declared_a_royal_marriage("four-hand-partners-bicycle")
+    assert texts(game) == [
+        "declare sequence AH TH KH@ QH JH",
+        "declare sequence AH TH KH@ QH@ JH",
+        "draw",
+    ]
+    game.apply("declare sequence AH TH KH@ QH@ JH")
+    check_invariants(game)
+    assert points_by_rule(game, 1) == {"brisques": 20, "sequence": 250}
+    assert points_by_rule(game, 3) == {"royal_marriage": 40}
+    assert game.scores == [0, 310]
+    king = next(c for c in game.hands[3] if game.deck.card_text(c) == "KH")
+    assert game.on_table[king] and game.declared_classes(king) == ["marriages.2"]
+    assert replay(record_of(game)).to_json() == game.to_json()
+
+
+def test_bicycle_nothing_the_partner_could_not_declare_himself() -> None:
+    # BIC-4: his king, married, marries no other queen (the class rule, S0).
+    game = partner_declared_a_royal_marriage("four-hand-partners-bicycle")
+    refused = refuse(game, "declare royal_marriage KH@ QH")
+    assert "class" in str(refused)
+    assert "at least one card of his own" in str(refuse(game, "declare royal_marriage KH@ QH@"))
+
+
+def test_s0_partners_lend_no_card_but_beziques() -> None:
+    leader = ["AH", "AH", "AH", "TH", "JH", "QH", "KS", "QS"]
+    game = partners_game(leader, TABLE_PARTNER)
+    seat_1_wins_with_ace_of_trumps(game)
+    play_out(game, ["draw", "declare royal_marriage KH QH", "draw"])
+    seat_1_wins_with_ace_of_trumps(game, "8C")
+    assert game.to_act == 1 and texts(game) == ["declare marriage KS QS", "draw"]
+    refused = refuse(game, "declare sequence AH TH KH@ QH@ JH")
+    assert "only a double or triple bezique" in str(refused)
 
 
 # ------------------------------------------------------------------ S0's duels

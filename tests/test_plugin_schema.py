@@ -335,7 +335,11 @@ def test_each_built_in_plugin_owns_its_sections(fresh: None) -> None:
         ],
         "polish": ["open_cards"],
         "multihand": ["endgame.mode"],
-        "partnership": ["partnerships.declarer", "partnerships.shared_beziques"],
+        "partnership": [
+            "partnerships.declarer",
+            "partnerships.shared_beziques",
+            "partnerships.partners_table",
+        ],
     }
 
 

@@ -112,6 +112,15 @@ def partnerships(data: Data) -> list[Said]:
         if p["shared_beziques"]
         else "A double or triple bezique counts only when all its cards are the declarer's own."
     )
+    pooled = bool(p.get("partners_table", False))
+    table = (
+        "Any other combination may be made of cards of the declarer's own hand together with "
+        "cards his partner has declared and left on the table, at least one of them his own; "
+        "the class rules judge the partner's cards as they stand, so that nothing may be "
+        "declared that the partner could not declare himself."
+        if pooled
+        else "No other combination may take the partner's cards."
+    )
     return [
         Said(
             "partnerships",
@@ -137,7 +146,20 @@ def partnerships(data: Data) -> list[Said]:
             src,
             value(p["shared_beziques"]),
         ),
-    ]
+    ] + (
+        [
+            Said(
+                "partnerships",
+                "partnerships.partners_table",
+                table,
+                ("partnerships.partners_table",),
+                src,
+                value(pooled),
+            )
+        ]
+        if "partners_table" in p  # (optional: off when a file leaves it out)
+        else []
+    )
 
 
 def _sides(sides: list[list[int]], count: int) -> str:
