@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bezique.errors import IllegalActionError, RecordError
-from bezique.game import GameState, from_json, new_game
+from bezique.game import GameState, from_json, new_game, ruleset_for
 from bezique.record import RECORD_FORMAT, record_of, replay
 from bezique.testing import play_out, points_by_rule, refuse, scenario
 
@@ -182,6 +182,53 @@ def test_the_loser_who_lifts_two_gives_the_choice_at_the_next_draw() -> None:
     assert "8H" in held(state, 1) and "JS" in held(state, 0)
     assert state.phase == "play" and state.to_act == 1
     assert len(state.hands[0]) == len(state.hands[1]) == 8
+
+
+PORTLAND = {"penalties": {"seen_cards": "shown"}}
+"""The Portland Club's laws 28-30 for cards seen while drawing (HMR; Rubicon's setting)."""
+
+
+def shown_to(state: GameState, seat: int, other: int) -> list[str]:
+    """The cards of ``other``'s hand that ``seat`` has seen."""
+    return sorted(state.deck.card_text(c) for c in state.view(seat).known[other])
+
+
+def test_portland_law_28_the_winner_who_sees_two_shows_his_own() -> None:
+    state = after_first_trick(overrides=PORTLAND)
+    assert shown_to(state, 0, 1) == []
+    state.apply("irregular drew_two 1")
+    # No choice: each keeps the card he drew, and each has seen the other's.
+    assert state.phase == "play" and state.to_act == 1
+    assert "KS" in held(state, 1) and "QD" in held(state, 0)
+    assert shown_to(state, 0, 1) == ["KS"] and shown_to(state, 1, 0) == ["QD"]
+    assert state.scores == [0, 10]
+
+
+def test_portland_law_29_the_loser_puts_the_winners_card_back_and_shows_his_own() -> None:
+    eldest = ["AH", "KH", "QH", "9S", "9S", "JC", "TC", "TD"]
+    state = scenario(
+        "ordinary", hands=[DEALER, eldest], turn_up="9H", stock=STOCK, overrides=PORTLAND
+    )
+    play_out(state, ["play AH", "play 7C"])
+    state.apply("irregular drew_out_of_turn 0")
+    assert "KS" not in held(state, 0) and len(state.hands[0]) == 7  # the card went back
+    assert "no such claim is open now" in str(refuse(state, "claim drew_out_of_turn add"))
+    play_out(state, ["declare royal_marriage KH QH", "draw"])
+    assert "KS" in held(state, 1) and "QD" in held(state, 0)
+    assert shown_to(state, 1, 0) == ["QD"] and shown_to(state, 0, 1) == ["KH", "KS", "QH"]
+    assert state.scores == [0, 10 + 40]
+
+
+def test_portland_law_29_is_too_late_once_the_winner_has_drawn() -> None:
+    state = after_first_trick(overrides=PORTLAND)
+    state.apply("irregular drew_out_of_turn 0")
+    assert "KS" in held(state, 0) and "QD" in held(state, 1)  # the cards stay as drawn
+    assert "no such claim is open now" in str(refuse(state, "claim drew_out_of_turn add"))
+
+
+def test_rubicon_follows_the_portland_laws_and_the_two_pack_game_s0() -> None:
+    assert ruleset_for("rubicon").data["penalties"]["seen_cards"] == "shown"
+    assert "seen_cards" not in ruleset_for("ordinary").data["penalties"]
 
 
 def test_playing_with_seven_s0_twenty_and_two_cards_next_draw() -> None:

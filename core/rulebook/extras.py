@@ -58,6 +58,28 @@ def penalties(data: Data) -> list[Said]:
         if p["revoke"] == "all_endgame_tricks"
         else "the tricks that remain to be played"
     )
+    if "seen_cards" in p:
+        seen = (
+            "A winner who lifts two cards at the draw lets his adversary take his choice of "
+            "them; a loser who draws the winner's card keeps it, and the winner may claim the "
+            "points for drawing out of turn before his own draw."
+            if p["seen_cards"] == "choice"
+            else "A winner who sees two cards at the draw shows his own, the top one, to his "
+            "adversary, and each keeps his card; a loser who takes the top card puts it back "
+            "and shows his own, the next, with no points due, unless the winner has drawn "
+            "already, when it is too late."
+        )
+        said.append(
+            Said(
+                "penalties",
+                "penalties.seen_cards",
+                seen + " A loser who lifts two after the winner has drawn gives his adversary "
+                "the choice of the two cards at the next draw.",
+                ("penalties.seen_cards",),
+                src,
+                str(p["seen_cards"]),
+            )
+        )
     said.append(
         Said(
             "penalties",

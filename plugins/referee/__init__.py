@@ -65,11 +65,15 @@ report                               when, what happens, what may be claimed
 ``drew_out_of_turn SEAT``            in the winner's turn, SEAT takes the top card now and
                                      skips his draw, and the winner may claim points before he
                                      draws; found out after the draw, SEAT and the winner swap
-                                     what they drew and no points are due (P05)
+                                     what they drew and no points are due (P05).  With
+                                     ``penalties.seen_cards: shown`` (Portland law 29), in the
+                                     winner's turn the card goes back, no points, and both
+                                     cards of the draw are shown
 ``drew_two SEAT``                    right after the draw (two hands).  The winner lifted two:
-                                     the adversary takes his choice of them.  The loser lifted
-                                     two: at the next draw the adversary chooses of the top two
-                                     (P06, P07)
+                                     the adversary takes his choice of them (or, with
+                                     ``seen_cards: shown``, law 28, each keeps his and both are
+                                     shown).  The loser lifted two: at the next draw the
+                                     adversary chooses of the top two (P06, P07, law 30)
 ``overdrew SEAT``                    right after the draw: SEAT kept the next card too, and
                                      nobody noticed (those who drew after him took each the
                                      card after theirs); no points until it is found

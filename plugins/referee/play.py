@@ -86,6 +86,10 @@ def draw_round(state: GameState) -> bool:
             state.draw_card(seat)
         notes["extra"][seat] = 0
         notes["drew"].append(seat)
+    if notes.get("shown_at_draw"):  # law 29: both cards were seen; each is shown
+        notes["shown_at_draw"] = False
+        for seat in notes["drew"]:
+            state.expose(state.hands[seat][-1])
     after_draw(notes)
     return False
 

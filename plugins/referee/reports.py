@@ -122,7 +122,12 @@ def _drew_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
     winner = state.leader
     if seat == winner:
         raise fail(name, f"seat {seat} won the trick and draws first")
-    if state.phase == "turn" and len(state.stock) >= state.players:
+    if state.phase == "turn" and len(state.stock) >= state.players and _shown(state):
+        # Law 29: he puts the card back and shows his own, the next, when he draws it;
+        # both have seen both cards.  No points.
+        two_hands(state, name)
+        book(state)["shown_at_draw"] = True
+    elif state.phase == "turn" and len(state.stock) >= state.players:
         state.give(seat, state.stock.pop())
         book(state)["skip"][seat] += 1
         open_points(state, name, seat)  # the winner finds it out before he draws (S0)
@@ -138,12 +143,20 @@ def _drew_two(state: GameState, name: str, args: list[str]) -> None:
     if book(state)["choose_next_draw"] is not None:
         raise fail(name, "a choice of cards at the next draw is already due")
     other = 1 - seat
-    if seat == state.leader:  # the winner lifted his card and the loser's: loser's choice
+    if seat == state.leader and _shown(state):  # law 28: he shows his own; each keeps his
+        for drawer in (seat, other):
+            state.expose(state.hands[drawer][-1])
+    elif seat == state.leader:  # the winner lifted his card and the loser's: loser's choice
         cards = [state.hands[seat][-1], state.hands[other][-1]]
         options = list(dict.fromkeys(f"take {state.deck.card_text(c)}" for c in cards))
         wait(state, name, other, options, {"cards": cards, "offender": seat})
     else:  # the loser lifted his and the next: the adversary chooses at the next draw
         book(state)["choose_next_draw"] = {"chooser": other, "offender": seat}
+
+
+def _shown(state: GameState) -> bool:
+    """Whether cards seen while drawing are shown (the Portland laws, ``seen_cards``)."""
+    return bool(state.rules.data["penalties"].get("seen_cards", "choice") == "shown")
 
 
 def _played_with_seven(state: GameState, name: str, args: list[str]) -> None:
