@@ -464,10 +464,13 @@ def test_brisques_score_as_soon_as_won() -> None:
 # ---------------------------------------------------------------------- the end-game
 
 
-def test_declarations_continue_in_the_last_eight_tricks() -> None:
-    """S0: declaring goes on after the stock is gone; the open cards stay open (A20c, A20d)."""
-    end1 = ["JC", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
-    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+def to_the_end_game(
+    end1: Sequence[str], end0: Sequence[str]
+) -> tuple[GameState, list[str], list[str]]:
+    """Seat 1 wins every trick of the stock (:func:`through_stock`), declaring nothing.
+
+    Returns the state once the stock is gone, and the cards seats 1 and 0 played.
+    """
     hands, turn_up, stock, leads, follows = through_stock(end1, end0)
     state = game(hands, turn_up=turn_up, stock=stock)
     for lead, follow in zip(leads, follows, strict=True):
@@ -475,6 +478,14 @@ def test_declarations_continue_in_the_last_eight_tricks() -> None:
         if state.phase == "turn":  # combinations and sevens left alone
             act(state, "draw")
     assert state.stock_left() == 0
+    return state, leads, follows
+
+
+def test_declarations_continue_in_the_last_eight_tricks() -> None:
+    """S0: declaring goes on after the stock is gone; the open cards stay open (A20c, A20d)."""
+    end1 = ["JC", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
+    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+    state, leads, follows = to_the_end_game(end1, end0)
     assert sorted(state.deck.card_text(c) for c in state.hands[1]) == sorted(end1)
     assert sorted(state.deck.card_text(c) for c in state.hands[0]) == sorted(end0)
     scoring = [c for c in [*leads, *follows] if c[0] in "AKQJ" or c in ("TD",)]
@@ -498,13 +509,7 @@ def test_a_seven_of_trumps_won_in_the_end_game_scores_nothing() -> None:
     """A12: a seven scores once, never in the end-game, though declaring goes on there."""
     end1 = ["7D", "7S", "8S", "9S", "7H", "8H", "9H", "7C"]
     end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
-    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
-    state = game(hands, turn_up=turn_up, stock=stock)
-    for lead, follow in zip(leads, follows, strict=True):
-        trick(state, lead, follow)
-        if state.phase == "turn":
-            act(state, "draw")
-    assert state.stock_left() == 0
+    state, _, _ = to_the_end_game(end1, end0)
     assert points_by_rule(state, 1)["seven_of_trumps.declare_points"] == 10  # the other seven
     since = len(state.events)
     act(state, "play 7D", "play 9D")  # seat 0 must win: the nine takes the seven
