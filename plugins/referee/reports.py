@@ -122,12 +122,13 @@ def _drew_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
     winner = state.leader
     if seat == winner:
         raise fail(name, f"seat {seat} won the trick and draws first")
-    if state.phase == "turn" and len(state.stock) >= state.players and _shown(state):
+    before_the_draw = state.phase == "turn" and len(state.stock) >= state.players
+    if before_the_draw and _shown(state):
         # Law 29: he puts the card back and shows his own, the next, when he draws it;
         # both have seen both cards.  No points.
         two_hands(state, name)
         book(state)["shown_at_draw"] = True
-    elif state.phase == "turn" and len(state.stock) >= state.players:
+    elif before_the_draw:
         state.give(seat, state.stock.pop())
         book(state)["skip"][seat] += 1
         open_points(state, name, seat)  # the winner finds it out before he draws (S0)
