@@ -18,8 +18,9 @@ import pytest
 from bezique import tableau
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
-from bezique.game import new_game
+from bezique.game import new_game, ruleset_for
 from bezique.journal import Journal
+from bezique.rulebook import rule_lines
 from bezique.play import Game, Options, _hint, menu, run
 from bezique.play import _chosen as chosen
 from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
@@ -111,15 +112,20 @@ def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_pa
     menu_shown = first[first.index("your move") :]
     child.sendline("play 7H")  # a card the hand does not hold
     refused = screen(child)
-    said = "refused by rule play.own_cards: 'play 7H': seat 0 has no 7♥ in the concealed hand"
+    said = (
+        "refused (a player plays only a card he holds): 'play 7♥': seat 0 has no 7♥ in the "
+        "concealed hand"
+    )
     assert said in re.sub(r"\x1b\[[0-9;]*m", "", refused)
     assert refused.endswith(menu_shown)
     child.sendline("fold")  # not an action at all
     refused = screen(child)
-    assert "refused by rule notation: 'fold': an action starts with one of" in refused
+    assert "not understood: 'fold': an action starts with one of" in refused
+    assert "; type help for the entries" in refused
     assert refused.endswith(menu_shown)
     child.sendline("42")
-    assert "refused by rule menu: 42 is not on the menu: type a number from 1 to 8" in screen(child)
+    said = "not understood: 42 is not on the menu: type a number from 1 to 8"
+    assert said in screen(child)
     finish(child)
     assert "variant ordinary: 1 actions replayed\n" in replayed(tmp_path, "g.json")  # the lead
 
@@ -299,15 +305,22 @@ def test_red_suits_are_styled_red_only_in_colour() -> None:
         assert styles == ({"red"} if colour else {""})
 
 
-def test_the_rules_summary_reads_the_variant_data() -> None:
-    lines = rules_lines(new_game("ordinary", seed=1).rules.data)
-    assert "game: 1000 up (checked at_once)" in lines
-    assert "  double_bezique           500  2 bezique pair(s)" in lines
-    assert "brisques: A T won in tricks, 10 each (immediate)" in lines
-    assert "seven of trumps: 10 turned up, 10 declared, 10 exchanged" in lines
-    assert "game: one deal, settled by the rubicon rules" in rules_lines(
-        new_game("rubicon", seed=1).rules.data
+def test_the_rules_entry_says_every_rule_in_force_under_the_variant_s_own_title() -> None:
+    rules = ruleset_for("house-carte-blanche")
+    lines = rules_lines(rules, 60)
+    assert lines[0] == "house-carte-blanche (extends ordinary)"  # not ordinary's title
+    assert all(len(line) <= 60 for line in lines)
+    said = " ".join(" ".join(lines).split())
+    for rule in rule_lines(rules):  # every sentence of its rulebook, none left out
+        assert " ".join(rule.text.split()) in said, rule.key
+    assert (
+        "Carte blanche: - A player dealt a hand without any king, queen or knave may show it "
+        "before the first trick and score 50." in said
     )
+    assert "the winner may declare several combinations at once" in said  # per trick
+    assert "- Double bezique (2 bezique pairs shown together) scores 500." in said
+    assert "[1]" not in said  # compact: no citations
+    assert rules_lines(ruleset_for("rubicon"))[0] == "Rubicon bezique (Portland Club code, 1887)"
 
 
 # --------------------------------------------------------------------------- text forms
@@ -357,7 +370,7 @@ def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
             assert journal.last_trick.endswith(f"; seat {state.leader} won it")
     last = [event for event in state.events if event.rule == "last_trick"]
     assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
-    assert f"+10 for seat {last[0].player}: last_trick" in journal.log
+    assert f"+10 for seat {last[0].player}: the last trick" in journal.log
     assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
 
 
