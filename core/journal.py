@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from bezique.game import GameState
     from bezique.words import Words
 
+
 class Journal:
     """Applies a game's actions and keeps the log of what the player at the terminal saw."""
 

@@ -76,8 +76,6 @@ MAX_COMMENT = 10000
 """The longest ``headers.comment`` a record holds (the oldest undo lines go first)."""
 
 
-
-
 class Options(NamedTuple):
     """The command's options (``bezique play --help``)."""
 

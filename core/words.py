@@ -140,8 +140,8 @@ class Words(Mapping[str, str]):
             question, _, answer = rest.partition(" ")
             told = f"{PAST[word] if past else word} {answer} ({readable(question)})"
         elif word in ("irregular", "claim"):
-            name, _, args = rest.partition(" ")
-            told = f"{PAST[word] if past else self.say(ACTION + word)} {readable(name)} {args}"
+            said = " ".join(readable(part) for part in rest.split(" "))
+            told = f"{PAST[word] if past else self.say(ACTION + word)} {said}"
         else:
             told = f"{PAST.get(word, word) if past else word} {rest}"
         return told.strip()

@@ -202,7 +202,6 @@ def bezique_words() -> Mapping[str, str]:
     }
 
 
-
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """How the packet's size is drawn and when the guess is made."""

@@ -403,7 +403,6 @@ def bezique_words() -> Mapping[str, str]:
     return WORDS
 
 
-
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """One deal a game, the winner on the totals, and a tie."""

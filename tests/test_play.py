@@ -20,16 +20,19 @@ from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import new_game, ruleset_for
 from bezique.journal import Journal
-from bezique.rulebook import rule_lines
 from bezique.play import Game, Options, _hint, menu, run
 from bezique.play import _chosen as chosen
+from bezique.rulebook import rule_lines
 from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
 
 PROMPT = "\r\n> "
 
 
-def spawn(tmp_path: Path, *argv: str, colour: bool = False) -> pexpect.spawn[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONIOENCODING")}
+def spawn(
+    tmp_path: Path, *argv: str, colour: bool = False, dimensions: tuple[int, int] = (60, 200)
+) -> pexpect.spawn[str]:
+    unset = ("NO_COLOR", "PYTHONIOENCODING", "COLUMNS", "LINES")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update({"TERM": "xterm-256color", "PYTHONUTF8": "1"})
     if not colour:
         env["NO_COLOR"] = "1"
@@ -40,7 +43,7 @@ def spawn(tmp_path: Path, *argv: str, colour: bool = False) -> pexpect.spawn[str
         env=env,
         encoding="utf-8",
         timeout=60,
-        dimensions=(60, 200),
+        dimensions=dimensions,
     )
 
 
@@ -128,6 +131,98 @@ def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_pa
     assert said in screen(child)
     finish(child)
     assert "variant ordinary: 1 actions replayed\n" in replayed(tmp_path, "g.json")  # the lead
+
+
+def test_undo_takes_back_the_last_move_and_the_bots_after_it(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
+    first = screen(child)  # the bot has led
+    child.sendline("undo")  # nothing of the player's yet: refused, nothing changes
+    assert "nothing to undo: you have not moved yet in this game" in screen(child)
+    child.sendline("1")
+    before = screen(child)
+    child.sendline("1")
+    screen(child)
+    moved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["actions"]
+    child.sendline("undo")
+    undone = screen(child)
+    assert "taken back: you played" in undone
+    assert table_part(undone) == table_part(before)  # as it was before that move
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert record["actions"] == moved[:-1]  # the record holds the moves as they stand...
+    comment = record["headers"]["comment"]  # ...and keeps what was taken back
+    assert comment.startswith(f"undone after action {len(moved) - 1}: you: {moved[-1]}")
+    child.sendline("undo")
+    assert table_part(screen(child)) == table_part(first)  # back to the start
+    child.sendline("undo")
+    assert "nothing to undo" in screen(child)
+    finish(child)
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert record["actions"] == moved[:1]  # the bot's lead alone
+    assert len(record["headers"]["comment"].splitlines()) == 2
+    assert played(replayed(tmp_path, "g.json")) == 1
+
+
+def test_quit_only_as_the_whole_entry(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "random", "--seed", "3", "--save", "g.json")
+    first = screen(child)
+    menu_shown = first[first.index("your move") :]
+    for entry in ("quitx", "quit now", "rulesx", "helpme"):
+        child.sendline(entry)
+        said = screen(child)
+        assert f"not understood: '{entry}'" in said and "type help for the entries" in said
+        assert said.endswith(menu_shown)  # the game goes on, unchanged
+    said = finish(child, "QUIT")
+    assert "saved in g.json" in said
+
+
+def test_a_narrow_terminal_shows_no_line_wider_than_it(tmp_path: Path) -> None:
+    child = spawn(
+        tmp_path, "--against", "heuristic", "--seed", "4", "--save", "g.json", dimensions=(24, 20)
+    )
+    shown = [screen(child)]
+    for entry in ["1", "2", "1", "help", "rules", "1", "hint", "1", "undo", "fold", "1", "1"]:
+        child.sendline(entry)
+        shown.append(screen(child))
+    shown.append(finish(child))
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", "\n".join(shown))
+    rows = [part for line in text.split("\n") for part in line.split("\r")]
+    assert max(len(row) for row in rows) <= 20, [row for row in rows if len(row) > 20]
+    assert "not understood:" in text and "your move" in text
+    assert re.search(r"seat 1 \(heuristic\) ?\r {18,19}\r", "\n".join(shown))  # cut to fit
+
+
+def test_a_terminal_shows_a_bot_thinking_then_erases_it(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
+    first = screen(child)  # the bot leads first
+    thinking = "seat 1 (heuristic) is thinking..."
+    assert f"{thinking}\r{' ' * len(thinking)}\r" in first
+    finish(child)
+
+
+VARIANTS_PLAYED = ["rubicon", "polish", "three-hand", "house-carte-blanche", "four-hand-partners"]
+"""Variants played to the end against bots, each screen scanned for keys."""
+
+
+@pytest.mark.parametrize("variant", VARIANTS_PLAYED)
+def test_no_screen_of_a_whole_game_shows_a_key(variant: str, tmp_path: Path) -> None:
+    rules = ruleset_for(variant)
+    entries = io.StringIO("rules\n" + "1\n" * 5000)
+    out = io.StringIO()
+    options = Options(variant=variant, against="random", seed=5, save=str(tmp_path / "g.json"))
+    assert run(options, entries, out) == 0
+    text = out.getvalue()
+    assert "game over:" in text and "thinking" not in text  # not a terminal: no indicator
+    shown = re.sub(r"\[[^\]]*\]", "", text)  # the notation a menu offers to type, in brackets
+    shown = shown.replace(str(tmp_path / "g.json"), "FILE")
+    keys = [key.split(".", 1)[1] if key.split(".")[0] in PREFIXES else key for key in rules.words]
+    for key in keys:
+        if "_" in key or "." in key:
+            assert not re.search(rf"\b{re.escape(key)}\b", shown), key
+    found = re.search(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\.[a-z_]+\b", shown)
+    assert found is None, shown[max(found.start() - 200, 0) : found.end() + 50] if found else ""
+
+
+PREFIXES = ("class", "phase", "action", "rule")
 
 
 def test_quit_then_resume_continues_at_the_same_position(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ def _sentences(data: Mapping[str, Any], words: Words) -> list[Said]:
     said: list[Said] = []
     for make in MAKERS:
         if make in NAMING:
-            said += cast(NamingMaker, make)(data, words)
+            said += make(data, words)
         else:
             said += cast(Maker, make)(data)
     return said

@@ -100,7 +100,9 @@ def _classes(combos: Mapping[str, Mapping[str, Any]], words: Words) -> list[Said
     parts = []
     for cls, members in classes.items():
         levels = sorted({level for level, _ in members})
-        steps = [listed(words.combination(n) for lv, n in members if lv == level) for level in levels]
+        steps = [
+            listed(words.combination(n) for lv, n in members if lv == level) for level in levels
+        ]
         parts.append(f"{cls} ({', then '.join(steps)})")
     covers = tuple(
         f"declarations.combinations.{name}.{key}" for name in combos for key in ("class", "level")
