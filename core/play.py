@@ -356,7 +356,7 @@ def _command(game: Game, screen: Screen, command: str, rest: list[str]) -> None:
         for line in rules_lines(state.rules, screen.width):
             screen.say(line)
     elif command == "hint":
-        screen.say(_hint(game, " ".join(rest) or DEFAULT_AGAINST), state.deck)
+        screen.say(_hint(game, " ".join(rest) or DEFAULT_AGAINST), state.deck, state.rules.words)
     elif command == "undo":
         undone = undo(game)
         if not undone:
@@ -412,4 +412,5 @@ def _hint(game: Game, spec: str) -> str:
     except BeziqueError as exc:
         return f"no hint: {exc}"
     number = menu(state).index(action) + 1
-    return f"hint ({spec}): {state.action_text(action)} (menu {number})"
+    said = state.rules.words.action(state.action_text(action))
+    return f"hint ({spec}): {said} (menu {number})"
