@@ -299,6 +299,13 @@ def test_the_bars_by_class_are_drawn_whole_a_deduction_below_zero() -> None:
     assert [t.get_text() for t in legend.get_texts()] == ["declarations", "brisques", "settlement"]
 
 
+def test_the_tables_name_each_rule_in_words(small: Any) -> None:
+    report = text(small.result)
+    assert small.result["labels"]["last_trick"] == "the last trick"
+    assert "\n  the last trick " in report and "last_trick" not in report
+    assert "seven_of_trumps" not in report and "double_bezique" not in report
+
+
 def test_the_rule_differences_of_the_page_read_left_aligned(small: Any) -> None:
     html = page(small)
     assert ".rule-diff td { text-align: left;" in html and '<section class="rule-diff">' in html
