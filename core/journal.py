@@ -2,7 +2,8 @@
 
 :class:`Journal` applies every action of a game at the terminal and writes what a
 player saw happen: who played, declared, exchanged or ended a turn, the points
-scored and why, each trick and who won it, each hand's end.  Its :attr:`Journal.log`
+scored and why (in the variant's words: :attr:`bezique.ruleset.Ruleset.words`), each
+trick and who won it, each hand's end.  Its :attr:`Journal.log`
 holds what happened since the player's own last move; :attr:`Journal.last_trick`
 the last trick.  All of it is public at the table: played and declared cards,
 exchanges, scores.

@@ -7,11 +7,15 @@ the table, trumps and the turn-up, the stock, the scores of the game and of the
 hand, the last trick and its winner, what happened since the player's last move,
 and the menu of legal actions.
 
+Everything is said in the variant's words (:attr:`bezique.ruleset.Ruleset.words`):
+the phase, each action of the menu (with its notation in brackets where it differs),
+a declared card's classes, the rule of a refusal.
+
 A drawing is a list of lines, each a list of :data:`Segment` (text, style); a
-:class:`Screen` writes them, in colour through ``rich`` when it is installed and
-the output is a terminal without ``NO_COLOR``, else as plain text.  Suit symbols
-(``♠♥♦♣``) are used only when the output's encoding can write them; otherwise the
-suit letters of the notation.
+:class:`Screen` writes them, wrapped to a terminal's width, in colour through ``rich``
+when it is installed and the output is a terminal without ``NO_COLOR``, else as plain
+text.  Suit symbols (``♠♥♦♣``) are used only when the output's encoding can write
+them; otherwise the suit letters of the notation, for every card of a line alike.
 """
 
 from __future__ import annotations

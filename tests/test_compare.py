@@ -273,13 +273,14 @@ def test_the_bars_by_class_are_drawn_whole_a_deduction_below_zero() -> None:
     from types import SimpleNamespace
 
     from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
 
     from bezique.compareplot import _by_class
 
     def classes(**values: float) -> dict[str, Any]:
         return {"points_per_hand_by_class": {k: {"value": v} for k, v in values.items()}}
 
-    done = SimpleNamespace(
+    done: Any = SimpleNamespace(
         labels=["ordinary", "rubicon"],
         result={
             "per_variant": [
@@ -290,12 +291,15 @@ def test_the_bars_by_class_are_drawn_whole_a_deduction_below_zero() -> None:
     )
     axes = Figure().subplots()
     _by_class(axes, done)
-    bars = [(p.get_y(), p.get_y() + p.get_height()) for p in axes.patches]
+    bars = [
+        (p.get_y(), p.get_y() + p.get_height()) for p in axes.patches if isinstance(p, Rectangle)
+    ]
     assert (0.0, 2077.0) in bars and (2077.0, 2191.0) in bars
     assert (0.0, -41.0) in bars  # the settlement's deduction, below zero, not cut to nothing
     low, high = axes.get_ylim()
     assert low < -41.0 and high > 2191.0  # no bar ends at the frame
     legend = axes.get_legend()
+    assert legend is not None
     assert [t.get_text() for t in legend.get_texts()] == ["declarations", "brisques", "settlement"]
 
 
