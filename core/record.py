@@ -56,7 +56,7 @@ from bezique.recordcheck import (
     record_schema,
 )
 from bezique.ruleset import Ruleset
-from bezique.safeio import read_regular
+from bezique.safeio import decode_text, read_regular
 
 __all__ = [
     "FORMATS",
@@ -144,16 +144,14 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def parse_record(raw: bytes | str, where: str = "<record>") -> dict[str, Any]:
-    """Parse and validate a record's text; raise :class:`RecordError` saying where and what."""
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError(
-                f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-            ) from None
-    else:
-        text = raw
+    """Parse and validate a record's text; raise :class:`RecordError` saying where and what.
+
+    The text is UTF-8; a leading byte order mark is dropped.
+    """
+    try:
+        text = decode_text(raw)
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"{where}: record is larger than {MAX_RECORD_BYTES} bytes")
     data = read_json(text, where)

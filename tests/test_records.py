@@ -31,6 +31,7 @@ from bezique.record import (
     check_record,
     hand_summaries,
     load_record,
+    parse_record,
     record_of,
     record_schema,
     replay,
@@ -92,6 +93,21 @@ def test_record_file_round_trip(
     loaded = load_record(path)
     assert loaded == record
     assert replay(loaded, str(path)).to_json() == one_hand.to_json()
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, record: dict[str, Any], one_hand: GameState
+) -> None:
+    # Some editors (Notepad among them) start a UTF-8 file with the mark U+FEFF.
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record, indent=1).encode("utf-8"))
+    loaded = load_record(path)
+    assert loaded == record
+    assert replay(loaded, str(path)).to_json() == one_hand.to_json()
+    assert parse_record("\ufeff" + json.dumps(record)) == record
+    # Only one mark, at the start: a second one is not JSON.
+    path.write_bytes(b"\xef\xbb\xbf" * 2 + json.dumps(record).encode("utf-8"))
+    assert load_error(path).startswith(f"{path}:1:1: not JSON")
 
 
 def test_record_of_a_finished_game_replays() -> None:

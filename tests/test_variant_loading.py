@@ -300,6 +300,21 @@ def test_not_utf8(tmp_path: Path) -> None:
     )
 
 
+def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path: Path) -> None:
+    # Some editors start a UTF-8 file with the mark U+FEFF; lines and columns stay the file's.
+    path = tmp_path / "house.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  target: 1500\n")
+    assert load_variant(os.fspath(path)).data["game"]["target"] == 1500
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  tarrget: 1500\n")
+    problem = only_problem(os.fspath(path))
+    assert problem.startswith(f"{path}:5:3: game.tarrget: unknown key 'tarrget'")
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"source: S0 and Z9.\n")
+    assert validate_paths([os.fspath(path)]) == [
+        f"{path}:4:16: source: 'Z9' is not a source or reading of the bibliography "
+        "(`bezique sources` lists them)"
+    ]
+
+
 def test_empty_file(tmp_path: Path) -> None:
     path = write(tmp_path, "house.yaml", "# nothing\n")
     assert only_problem(path) == (
