@@ -16,7 +16,9 @@ from jsonschema import Draft202012Validator
 from bezique.errors import VariantError
 from bezique.variant import (
     Variant,
+    apply_overrides,
     load_variant,
+    overrides_between,
     validate_paths,
     variant_schema,
     variant_summaries,
@@ -145,6 +147,29 @@ def test_overrides_merge_on_top() -> None:
     assert "title" not in variant.data
     assert variant.overrides == overrides
     assert overrides == {"game": {"target": 1500}, "title": None}  # not changed
+
+
+@pytest.mark.parametrize(
+    ("base", "merged", "overrides"),
+    [
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 2, "d": 3}}, {}),
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 5, "d": 3}}, {"b": {"c": 5}}),
+        ({"a": 1, "b": {"c": 2}}, {"b": {}}, {"a": None, "b": {"c": None}}),
+        ({"a": [1, 2]}, {"a": [1, 2, 3], "e": {"f": 1}}, {"a": [1, 2, 3], "e": {"f": 1}}),
+        (
+            {"a": 1, "b": 1.0, "c": [1]},
+            {"a": True, "b": 1, "c": [True]},
+            {"a": True, "b": 1, "c": [True]},
+        ),
+        ({"a": {"b": 1}}, {"a": 7}, {"a": 7}),
+        ({"a": 7}, {"a": {"b": 1}}, {"a": {"b": 1}}),
+    ],
+)
+def test_the_overrides_between_two_variants_merge_one_into_the_other(
+    base: dict[str, Any], merged: dict[str, Any], overrides: dict[str, Any]
+) -> None:
+    assert overrides_between(base, merged) == overrides
+    assert json.dumps(apply_overrides(base, overrides)) == json.dumps(merged)
 
 
 def test_validate_paths_reports_only_bad_files(tmp_path: Path) -> None:
