@@ -151,7 +151,7 @@ def ruleset_for(
         if not overrides:
             return Ruleset(variant)
         return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
-    if isinstance(variant, str) and _is_registered_name(variant):
+    if isinstance(variant, str) and is_variant_name(variant):
         return _registered_ruleset(variant, overrides)
     return Ruleset(load_variant(variant, overrides))
 
@@ -166,8 +166,11 @@ Registered variants do not change while the process runs; each distinct set of
 overrides is another ruleset, so at most :data:`MAX_CACHED_RULESETS` are kept."""
 
 
-def _is_registered_name(spec: str) -> bool:
-    """Whether ``spec`` names a registered variant rather than a file (as the loader reads it)."""
+def is_variant_name(spec: str) -> bool:
+    """Whether ``spec`` is a variant's name rather than a file's path (as the loader reads it).
+
+    A name is looked up among the registered variants only: no file it names is read.
+    """
     return not spec.endswith(".yaml") and "/" not in spec and "\\" not in spec
 
 

@@ -1,10 +1,12 @@
-"""Reading untrusted files: regular files only, never more than a limit.
+"""Reading untrusted files: regular files only, never more than a limit, text as UTF-8.
 
 A variant file or a game record named on the command line (or inside a record)
 may be a FIFO, a device or a folder.  Opening a FIFO for reading waits for a
 writer, and ``/dev/zero`` never ends, so :func:`read_regular` opens without
 blocking, refuses anything that is not a regular file before reading a byte,
-and reads at most the limit it is given.
+and reads at most the limit it is given.  :func:`decode_text` is how every such file
+(a record, a variant file) becomes text: UTF-8, a leading byte order mark (which some
+editors write) dropped.
 """
 
 from __future__ import annotations
@@ -68,3 +70,17 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+BOM = "\ufeff"
+"""The byte order mark, which some editors write at the start of a UTF-8 file."""
+
+
+def decode_text(raw: bytes | str) -> str:
+    """Return the text of a file's bytes read as UTF-8, without a leading byte order mark.
+
+    Text already decoded loses its leading mark too.  Raise :class:`UnicodeDecodeError`
+    for bytes that are not UTF-8.
+    """
+    text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    return text[1:] if text.startswith(BOM) else text

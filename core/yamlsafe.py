@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 
 from bezique.errors import VariantError
+from bezique.safeio import decode_text
 from bezique.yamlnodes import (
     ALLOWED_TAGS,
     SCALAR_TAGS,
@@ -138,7 +139,7 @@ def parse_yaml_bytes(
             f"({MAX_BYTES} bytes), the most a variant file may be; split it or shorten it"
         )
     try:
-        text = raw.decode("utf-8-sig")
+        text = decode_text(raw)
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8", errors="replace")
         line, column = _position_in(before, len(before))

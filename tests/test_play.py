@@ -174,6 +174,37 @@ def test_the_end_of_input_saves_the_record(tmp_path: Path) -> None:
     assert "\x1b" not in out.getvalue()  # not a terminal: plain text
 
 
+def test_a_house_rule_game_resumes_on_another_machine_without_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, away = tmp_path / "home", tmp_path / "away"
+    home.mkdir()
+    away.mkdir()
+    (home / "club.yaml").write_text(
+        "name: club\nsummary: Ours.\nextends: ordinary\ngame:\n  target: 700\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(home)
+    options = Options(variant="club.yaml", against="random", seed=3, save="g.json")
+    assert run(options, io.StringIO("1\n"), io.StringIO()) == 0
+    record = json.loads((home / "g.json").read_text(encoding="utf-8"))
+    assert (record["variant"], record["overrides"]) == (
+        "ordinary",
+        {"name": "club", "summary": "Ours.", "game": {"target": 700}},
+    )
+    # Copied to another machine (by an editor that starts the file with a byte order mark).
+    text = (home / "g.json").read_text(encoding="utf-8")
+    (away / "g.json").write_text("\ufeff" + text, encoding="utf-8")
+    monkeypatch.chdir(away)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert run(Options(resume="g.json"), io.StringIO("1\n"), out) == 0
+    assert err.getvalue() == ""  # no note: the rules are those of ordinary and the overrides
+    assert out.getvalue().startswith("bezique play: club, seed 3; you are seat 0")
+    again = json.loads((away / "g.json").read_text(encoding="utf-8"))
+    assert len(again["actions"]) > len(record["actions"])
+    assert again["variant_data"] == record["variant_data"]
+
+
 def test_resume_takes_the_seats_from_the_record(tmp_path: Path) -> None:
     path = tmp_path / "g.json"
     run(Options(against="random", seed=3, save=str(path)), io.StringIO(""), io.StringIO())

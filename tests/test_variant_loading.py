@@ -16,7 +16,9 @@ from jsonschema import Draft202012Validator
 from bezique.errors import VariantError
 from bezique.variant import (
     Variant,
+    apply_overrides,
     load_variant,
+    overrides_between,
     validate_paths,
     variant_schema,
     variant_summaries,
@@ -145,6 +147,29 @@ def test_overrides_merge_on_top() -> None:
     assert "title" not in variant.data
     assert variant.overrides == overrides
     assert overrides == {"game": {"target": 1500}, "title": None}  # not changed
+
+
+@pytest.mark.parametrize(
+    ("base", "merged", "overrides"),
+    [
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 2, "d": 3}}, {}),
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 5, "d": 3}}, {"b": {"c": 5}}),
+        ({"a": 1, "b": {"c": 2}}, {"b": {}}, {"a": None, "b": {"c": None}}),
+        ({"a": [1, 2]}, {"a": [1, 2, 3], "e": {"f": 1}}, {"a": [1, 2, 3], "e": {"f": 1}}),
+        (
+            {"a": 1, "b": 1.0, "c": [1]},
+            {"a": True, "b": 1, "c": [True]},
+            {"a": True, "b": 1, "c": [True]},
+        ),
+        ({"a": {"b": 1}}, {"a": 7}, {"a": 7}),
+        ({"a": 7}, {"a": {"b": 1}}, {"a": {"b": 1}}),
+    ],
+)
+def test_the_overrides_between_two_variants_merge_one_into_the_other(
+    base: dict[str, Any], merged: dict[str, Any], overrides: dict[str, Any]
+) -> None:
+    assert overrides_between(base, merged) == overrides
+    assert json.dumps(apply_overrides(base, overrides)) == json.dumps(merged)
 
 
 def test_validate_paths_reports_only_bad_files(tmp_path: Path) -> None:
@@ -298,6 +323,21 @@ def test_not_utf8(tmp_path: Path) -> None:
     assert only_problem(os.fspath(path)) == (
         f"{path}:4:11: byte 0xe9 is not UTF-8; save the file as UTF-8 text"
     )
+
+
+def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path: Path) -> None:
+    # Some editors start a UTF-8 file with the mark U+FEFF; lines and columns stay the file's.
+    path = tmp_path / "house.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  target: 1500\n")
+    assert load_variant(os.fspath(path)).data["game"]["target"] == 1500
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  tarrget: 1500\n")
+    problem = only_problem(os.fspath(path))
+    assert problem.startswith(f"{path}:5:3: game.tarrget: unknown key 'tarrget'")
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"source: S0 and Z9.\n")
+    assert validate_paths([os.fspath(path)]) == [
+        f"{path}:4:16: source: 'Z9' is not a source or reading of the bibliography "
+        "(`bezique sources` lists them)"
+    ]
 
 
 def test_empty_file(tmp_path: Path) -> None:

@@ -39,7 +39,12 @@ from typing import Any
 
 from bezique.errors import VariantError
 from bezique.variant import checks, citations, explain, loader
-from bezique.variant.loader import BUILTIN_PREFIX, MAX_CHAIN_VALUES, apply_overrides
+from bezique.variant.loader import (
+    BUILTIN_PREFIX,
+    MAX_CHAIN_VALUES,
+    apply_overrides,
+    overrides_between,
+)
 from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origins, kind, ordered
 from bezique.variant.schema import (
     SCHEMA_FILE,
@@ -61,6 +66,7 @@ __all__ = [
     "apply_overrides",
     "load_fragment",
     "load_variant",
+    "overrides_between",
     "validate_paths",
     "variant_from_data",
     "variant_listing",

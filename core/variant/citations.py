@@ -19,6 +19,7 @@ import bisect
 
 from bezique.bibliography import Citation, bibliography, code_shaped_in
 from bezique.errors import VariantError
+from bezique.safeio import decode_text
 from bezique.variant.loader import BUILTIN_PREFIX, load_chain, resolve_spec
 from bezique.variant.locate import File, Message, dotted, ordered
 from bezique.yamlsafe import JsonPath
@@ -66,7 +67,7 @@ def _file_problems(file: File) -> list[Message]:
 
 def _text(file: File) -> str:
     """The file's text as read (it was read and parsed once already, so it is readable)."""
-    return file.source.resource.read_bytes().decode("utf-8-sig", errors="replace")
+    return decode_text(file.source.resource.read_bytes().decode("utf-8", errors="replace"))
 
 
 def _line_starts(text: str) -> list[int]:

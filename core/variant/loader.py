@@ -283,6 +283,42 @@ def apply_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> di
     return merged
 
 
+def overrides_between(base: Mapping[str, Any], merged: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the overrides that turn a variant's data ``base`` into ``merged``.
+
+    The inverse of :func:`apply_overrides`: ``apply_overrides(base, overrides_between(base,
+    merged))`` is ``merged``.  Mappings are compared key by key, anything else as a whole
+    (``true`` is not ``1``); a key ``merged`` lacks is deleted with ``null``.
+    """
+    found: dict[str, Any] = {}
+    for key, value in merged.items():
+        old = base.get(key, _ABSENT)
+        if isinstance(value, Mapping) and isinstance(old, Mapping):
+            inner = overrides_between(old, value)
+            if inner:
+                found[key] = inner
+        elif old is _ABSENT or not _same_value(old, value):
+            found[key] = copy.deepcopy(value)
+    for key in base:
+        if key not in merged:
+            found[key] = None
+    return found
+
+
+_ABSENT = object()
+
+
+def _same_value(one: Any, other: Any) -> bool:
+    """Whether two plain values are equal, types included (``1``, ``1.0`` and ``true`` differ)."""
+    if type(one) is not type(other):
+        return False
+    if isinstance(one, Mapping):
+        return one.keys() == other.keys() and all(_same_value(one[k], other[k]) for k in one)
+    if isinstance(one, list):
+        return len(one) == len(other) and all(map(_same_value, one, other))
+    return bool(one == other)
+
+
 def deleting_nothing(
     target: Mapping[str, Any], overlay: Mapping[str, Any], path: JsonPath
 ) -> list[str]:
