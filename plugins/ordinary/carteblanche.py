@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.hookspecs import hookimpl
-from bezique.plugins.ordinary.combinations import Tables, tables
+from bezique.plugins.ordinary.combinations import KEY, Tables, tables
 from bezique.plugins.ordinary.hand import NOT_DRAWN, hand_state
 from bezique.state import PLAY
 
@@ -49,6 +49,9 @@ DRAWN_RULE = "carte_blanche.drawn"
 @hookimpl
 def bezique_play_options(state: GameState, player: int) -> list[Action] | None:
     """Before his card, the holder of a blank hand may announce it (see the module)."""
+    t: Tables | None = state.rules.tables.get(KEY)  # asked before every card: kept short
+    if t is not None and not t.carte_blanche_on:
+        return None
     return [ANNOUNCE] if offered(state, player) else None
 
 
@@ -80,7 +83,7 @@ def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
 def offered(state: GameState, player: int) -> bool:
     """Whether ``player``, the seat to play, may announce a carte blanche now."""
     t = tables(state)
-    if not t.carte_blanche["enabled"]:
+    if not t.carte_blanche_on:
         return False
     return bool(drawn_cards(state, player)) or at_deal(state, t, player)
 
