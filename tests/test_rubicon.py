@@ -798,3 +798,17 @@ def test_six_pack_lift_asks_the_non_dealer_to_guess_the_packet_before_play() -> 
     lift = [(e.player, e.points, e.rule) for e in state.events if e.rule.startswith("lift")]
     exact = [(state.dealer, 250, "lift.exact")] if lifted.packet == 24 else []
     assert sorted(lift) == sorted([*exact, (1 - state.dealer, 150, "lift.guessed")])
+
+
+def test_the_heuristic_announces_a_carte_blanche_and_the_search_may_choose_it() -> None:
+    from bezique.players import decide, player_for
+
+    state = game(BLANK, stock=BLANK_STOCK)
+    heuristic = player_for("heuristic")
+    assert state.action_text(decide(heuristic, state, random.Random(0))) == ANNOUNCE
+    state.apply(ANNOUNCE)
+    win_trick(state, "7H")
+    end_turn(state)
+    assert state.action_text(decide(heuristic, state, random.Random(0))) == ANNOUNCE
+    search = player_for("search:iterations=30")
+    assert decide(search, state, random.Random(1)) in state.legal_actions()
