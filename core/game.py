@@ -22,7 +22,7 @@ from typing import Any
 from bezique import board, notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
-from bezique.errors import BeziqueError, IllegalActionError, RecordError
+from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
 from bezique.pinned import RECORDED, recorded_as
 from bezique.playout import playout as random_playout
 from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, is_variant_name, ruleset_for
@@ -156,6 +156,11 @@ class GameState(StateData):
             else:  # interchangeable copies: keep the first of each in hand order
                 first = dict(zip(map(key_of, reversed(cards)), reversed(cards), strict=True))
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
+            options = self.rules.play_options
+            if options is not None:  # what he may do before his card (a carte blanche)
+                offered = options(self, seat)
+                if offered:
+                    legal.extend(offered)
         elif self.phase == TURN:
             legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
         elif self.phase == QUESTION:  # a plugin's question before the first lead
@@ -195,6 +200,8 @@ class GameState(StateData):
             self._play(action.cards[0])
         elif kind == _END_TURN:
             self._end_turn()
+        elif self.phase == PLAY:
+            self._play_option(action)
         else:
             self.rules.declaring.apply(self, self.to_act, action)
 
@@ -221,6 +228,14 @@ class GameState(StateData):
             raise
         self._legal = None
         self.history.append(action)
+
+    def _play_option(self, action: Action) -> None:
+        """Have the plugin that offered it carry out a play option, and add its scores."""
+        hook = self.rules.play_option
+        events = hook(self, self.to_act, action) if hook is not None else None
+        if events is None:
+            raise PluginError(f"no plugin of this variant carries out {action!r}")
+        self._score(events)
 
     def _play(self, card: int) -> None:
         """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""

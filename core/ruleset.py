@@ -30,6 +30,8 @@ from bezique.hooks import (
     NextDeclarer,
     Notify,
     PhaseChoicesOf,
+    PlayOption,
+    PlayOptions,
     ScoresOf,
     TableAction,
     TrickOwner,
@@ -103,6 +105,9 @@ class Ruleset:
         self.hand_question: HandQuestion | None = optional("bezique_hand_question")
         """None when no plugin implements it: play begins at once after the deal."""
         self.answer: Answer | None = optional("bezique_answer")
+        self.play_options: PlayOptions | None = optional("bezique_play_options")
+        """None when no plugin implements it: the seat to play may only play a card."""
+        self.play_option: PlayOption | None = optional("bezique_play_option")
         self.trick_winner: TrickWinner = hooks["bezique_trick_winner"]
         self.legal_plays: LegalPlays = hooks["bezique_legal_plays"]
         self.trick_scores: TrickScores = hooks["bezique_trick_scores"]

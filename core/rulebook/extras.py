@@ -239,10 +239,11 @@ def rubicon(data: Data) -> list[Said]:
         "the winner's score falls to nothing."
     )
     blanche = (
-        "A carte blanche shown at the deal scores again for each card drawn that is not of "
-        "its ranks, until one is drawn."
+        "A player who announced a carte blanche at the deal may announce it again, at his "
+        "choice, for each card he draws that is not of its ranks, showing that card before "
+        "he plays his next one, and score it again, until he draws one of its ranks."
         if r["carte_blanche"] == "per_drawn_card"
-        else "A carte blanche scores only once, at the deal."
+        else "A carte blanche is announced only once, at the deal."
     )
     return [
         line(
