@@ -362,7 +362,17 @@ def _compare(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from bezique.play import Options, run
 
-    return run(Options(args.variant, args.against, args.seat, args.seed, args.save, args.resume))
+    return run(
+        Options(
+            args.variant,
+            args.against,
+            args.seat,
+            args.seed,
+            args.save,
+            args.resume,
+            args.overwrite,
+        )
+    )
 
 
 def _rules(args: argparse.Namespace) -> int:
