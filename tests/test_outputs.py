@@ -4,7 +4,8 @@ Every output file (``rules --output``, ``compare --plot``/``--html``, ``play --s
 ``simulate --save``'s records) is written by :func:`bezique.safeio.write_output`: a FIFO,
 a folder or a link at the name is refused without blocking and without touching
 anything, a file that exists is replaced only with ``--overwrite``, and no side file is
-left behind.
+left behind.  A command whose standard output is closed fails; one whose reader goes
+away ends quietly.
 """
 
 from __future__ import annotations
@@ -260,3 +261,65 @@ def test_simulate_overwrite_refuses_a_link_among_the_records(
     (runs / "game-0002.json").unlink()
     status, _, err = run_cli(capsys, "simulate", "--games", "3", "--save", str(runs), "--overwrite")
     assert (status, names(runs)) == (0, ["game-0000.json", "game-0001.json", "game-0002.json"])
+
+
+# ------------------------------------------------------------- the command's standard output
+
+CLOSED = [
+    ("variants",),
+    ("plugins",),
+    ("schema",),
+    ("sources",),
+    ("rules", "eb1875"),
+    ("diff", "eb1875", "eb1875"),
+    ("simulate", "--games", "1"),
+    ("bench", "--deals", "1"),
+    ("tournament", "--players", "random,random", "--games", "1"),
+]
+"""A command of each kind that prints its result."""
+
+
+@pytest.mark.parametrize("argv", CLOSED, ids=lambda argv: argv[0])
+def test_a_command_with_its_output_closed_fails_and_says_so(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    done = closed_output(*argv, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr == (
+        "bezique: standard output: closed; the command's output cannot be written\n"
+    )
+
+
+def closed_output(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``bezique ARGV`` with its standard output closed (``>&-`` in a shell)."""
+    return subprocess.run(
+        ["sh", "-c", '"$0" -m bezique "$@" >&-', sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_command_that_writes_only_a_file_needs_no_standard_output(tmp_path: Path) -> None:
+    done = closed_output("rules", "eb1875", "--output", "x", cwd=tmp_path)
+    assert (done.returncode, done.stderr, names(tmp_path)) == (0, "", ["x"])
+
+
+def test_a_reader_that_went_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    reader, writer = os.pipe()
+    os.close(reader)  # (gone before a byte is written: every write is a broken pipe)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bezique", "rules", "eb1875"],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (0, "")
