@@ -5,7 +5,7 @@ Every output file (``rules --output``, ``compare --plot``/``--html``, ``play --s
 a folder or a link at the name is refused without blocking and without touching
 anything, a file that exists is replaced only with ``--overwrite``, and no side file is
 left behind.  A command whose standard output is closed fails; one whose reader goes
-away ends quietly.
+away ends quietly.  Ctrl-C to a command playing in processes ends them all.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -323,3 +326,75 @@ def test_a_reader_that_went_away_ends_the_command_quietly(tmp_path: Path) -> Non
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+# --------------------------------------------------------------- Ctrl-C and the --jobs workers
+
+
+def _group(pgid: int) -> Iterator[tuple[int, int, str]]:
+    """Each live process of the group ``pgid``: its id, its parent's, its command line."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:  # (gone meanwhile)
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            yield int(entry.name), int(fields[1]), command
+
+
+def _default_signals() -> None:
+    """In the child: Ctrl-C as at a shell, whatever the test process inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("tournament", "--players", "heuristic,random", "--games", "5000"),
+        ("compare", "eb1875", "modern-article", "--games", "100000", "--players", "random"),
+    ],
+    ids=["tournament", "compare"],
+)
+def test_ctrl_c_ends_every_worker_before_the_command_exits(
+    tmp_path: Path, argv: tuple[str, ...]
+) -> None:
+    main = subprocess.Popen(
+        [sys.executable, "-m", "bezique", *argv, "--jobs", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        start_new_session=True,  # (its own process group, so every descendant is found)
+        preexec_fn=_default_signals,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            assert main.poll() is None, main.communicate()
+            workers = [
+                pid
+                for pid, parent, command in _group(main.pid)
+                if parent == main.pid and "multiprocessing.spawn" in command
+            ]
+            time.sleep(0.05)
+        assert len(workers) == 2, "the workers did not start in 120 s"
+        time.sleep(0.5)  # (playing games, not starting)
+        main.send_signal(signal.SIGINT)
+        _, err = main.communicate(timeout=60)
+    finally:
+        if main.poll() is None:
+            os.killpg(main.pid, signal.SIGKILL)
+            main.communicate()
+    assert main.returncode == 130 and "Traceback" not in err
+    alive = [pid for pid, _, _ in _group(main.pid) if pid in workers]
+    assert alive == [], "workers still ran when the command had exited"
+    deadline = time.monotonic() + 10  # (multiprocessing's resource tracker sees its end too)
+    while list(_group(main.pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(_group(main.pid)) == []
