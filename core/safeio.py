@@ -138,6 +138,7 @@ def write_output(
     overwrite: bool,
     label: str | None = None,
     hint: str = OVERWRITE_HINT,
+    sync: bool = True,
 ) -> None:
     """Write ``data`` (text as UTF-8) to the file ``path``, whole or not at all.
 
@@ -165,7 +166,8 @@ def write_output(
         try:
             os.fchmod(handle, _mode_for(name))
             _write_all(handle, payload)
-            os.fsync(handle)
+            if sync:
+                os.fsync(handle)
         finally:
             os.close(handle)
         _put_in_place(temporary, name, overwrite, f"{said}: exists; {hint}")
@@ -175,7 +177,8 @@ def write_output(
         if isinstance(exc, OSError):
             raise OutputError(f"{said}: cannot be written ({exc.strerror or exc})") from None
         raise
-    _sync_folder(folder)
+    if sync:
+        _sync_folder(folder)
 
 
 def _folder_of(name: str) -> str:
