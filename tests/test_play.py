@@ -154,11 +154,11 @@ def game_at(tmp_path: Path, seed: int = 3) -> Game:
     return Game(state, 0, ["human", "random"], tmp_path / "g.json")
 
 
-def test_a_new_game_never_writes_over_a_file(tmp_path: Path) -> None:
+def test_a_new_game_never_writes_over_a_file_unasked(tmp_path: Path) -> None:
     taken = tmp_path / "mine.json"
     taken.write_text("my notes", encoding="utf-8")
     with pytest.raises(
-        BeziqueError, match=re.escape("mine.json exists: give another file with --save")
+        BeziqueError, match=re.escape("mine.json: exists; give another file with --save")
     ):
         run(Options(against="random", save=str(taken)), io.StringIO(""), io.StringIO())
     assert taken.read_text(encoding="utf-8") == "my notes"
