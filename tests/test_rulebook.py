@@ -396,3 +396,13 @@ def test_rubicons_declaring_and_carte_blanche_rules_sit_in_their_sections() -> N
         line = found[f"rubicon.{key}"]
         assert line.section == "declarations"
         assert [c.code for c in citations_in(line.source or "")] == codes
+
+
+def test_the_rulebook_says_nine_cards_are_penalised_whenever_found() -> None:
+    for variant, points in (("eb1875", 200), ("cards-encyclopedia", 100)):
+        (line,) = [x for x in lines_of(variant) if x.key == "penalties.nine_cards"]
+        assert line.text == (
+            "Being found, at any time of the play, holding more cards than his number while "
+            "the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+            f"one draw missed for each card too many) costs {points}."
+        )

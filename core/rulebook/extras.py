@@ -22,7 +22,9 @@ PENALTIES = {
     "drew_out_of_turn": "drawing out of turn (claimed before the injured player draws)",
     "played_with_seven": "playing with a card short, having failed to draw (two cards are "
     "taken at the next draw)",
-    "nine_cards": "holding a card too many (the offender skips his next draw)",
+    "nine_cards": "being found, at any time of the play, holding more cards than his number "
+    "while the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+    "one draw missed for each card too many)",
     "led_out_of_turn": "leading out of turn (the lead stands once every player has played to it)",
 }
 
