@@ -406,3 +406,16 @@ def test_the_rulebook_says_nine_cards_are_penalised_whenever_found() -> None:
             "the others hold theirs, dealt or drawn too many (he then plays without drawing, "
             f"one draw missed for each card too many) costs {points}."
         )
+
+
+def test_the_rulebook_says_wk_rs_re_pairing_takes_a_card_from_a_marriage() -> None:
+    def repair(variant: str) -> str:
+        (line,) = [x for x in lines_of(variant) if x.key == "rubicon.repair_marriages"]
+        return line.text
+
+    assert repair("rubicon-repair") == (
+        "Once a card of a marriage has been played, its partner may be married again to a "
+        "card already declared, with no card from the hand, even to a king or queen taken "
+        "from a marriage still on the table."
+    )
+    assert repair("rubicon").startswith("Every declaration brings a card never declared before")

@@ -283,7 +283,8 @@ def rubicon(data: Data) -> list[Said]:
         line(
             "repair_marriages",
             "Once a card of a marriage has been played, its partner may be married again to a "
-            "card already declared, with no card from the hand."
+            "card already declared, with no card from the hand, even to a king or queen taken "
+            "from a marriage still on the table."
             if r["repair_marriages"]
             else "Every declaration brings a card never declared before; no marriage is re-paired "
             "from declared cards alone.",
