@@ -162,7 +162,9 @@ class RubiconDeclarations(GrandDeclarations):
       marriage joins no sequence;
     * ``rubicon.repair_marriages: true`` (WK-R, R-C4): a marriage may be formed from
       cards already declared, without a card from the hand, when one of them has been
-      in a marriage.
+      in a marriage; and a king or queen of a marriage still whole may leave its
+      partner to marry a widowed card (one married before, whose partner has been
+      played away), which Grand's bigamy rule (A24) bars otherwise.
     """
 
     def form_refusal(
@@ -194,6 +196,37 @@ class RubiconDeclarations(GrandDeclarations):
                     "false; WK-R, R-C5)"
                 )
         return None
+
+    def class_levels(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+    ) -> list[int]:
+        """The levels read, a married card taking a widow read as free in its class (WK-R).
+
+        Under ``repair_marriages`` a marriage of a widowed card (married before, no
+        marriage of it whole now: its partner was played away) with a card of a marriage
+        still whole takes that card from its partner: the rules read its level in the
+        class of marriages as nothing, so neither the class rule nor Grand's bigamy
+        rule (A24) holds it to the old marriage.
+        """
+        levels = super().class_levels(state, player, combo, cards)
+        if not self.takes_a_widow(state, combo, cards):
+            return levels
+        return [level & ~(15 << combo.shift) for level in levels]
+
+    def takes_a_widow(self, state: GameState, combo: Combination, cards: tuple[int, ...]) -> bool:
+        """Whether ``cards`` marry a widowed card under WK-R's re-pairing (R-C4)."""
+        if not (
+            state.rules.data["rubicon"]["repair_marriages"]
+            and _same_suit(combo)
+            and combo.size == 2
+        ):
+            return False
+        ever = rubicon_hand(state).ever
+        shift = combo.shift
+        return any(
+            (ever.get(card, 0) >> shift) & 15 and not (state.levels[card] >> shift) & 15
+            for card in cards
+        )
 
     def new_card_refusal(
         self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind

@@ -374,6 +374,68 @@ def test_wk_r_re_pairs_declared_cards_without_a_card_from_the_hand() -> None:
     assert scored(state) == {"royal_marriage": 80, "four_kings": 80}
 
 
+TWO_COUPLES = ["KH", "QH", "KH", "QH", "7H", "QS", "JD", "9C", "8C"]
+"""Two royal marriages of hearts (a bezique kept, so that the turns open)."""
+
+
+def _a_couple_and_a_widower(variant: str) -> GameState:
+    """Royal marriage KH QH twice, then one of the married queens played away.
+
+    One king is widowed; the other king and queen are still a marriage, both unplayed.
+    """
+    state = game(TWO_COUPLES, variant)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "QH*")
+    assert state.phase == "turn" and scored(state) == {"royal_marriage": 80}
+    return state
+
+
+def test_a_married_queen_may_not_leave_her_king_for_a_widower_a24() -> None:
+    # F334 and S0 (A23) with Grand's widow rule (A24): her king is unplayed, so a
+    # second husband is bigamy, and it would bring no card from the hand besides.
+    state = _a_couple_and_a_widower("rubicon")
+    assert legal(state) == {"declare bezique QS JD", "draw"}
+    error = refuse(state, "declare royal_marriage KH* QH*")
+    assert "bigamy" in str(error) and "A24" in str(error)
+
+
+def test_wk_r_lets_a_married_queen_leave_her_king_for_a_widower() -> None:
+    # WK-R (R-C4): a partner is taken from a marriage on the table to marry the
+    # widowed king, with no card from the hand; the royal marriage scores 40 again.
+    state = _a_couple_and_a_widower("rubicon-repair")
+    assert legal(state) == {"declare royal_marriage KH* QH*", "declare bezique QS JD", "draw"}
+    declare(state, "declare royal_marriage KH* QH*")
+    assert scored(state) == {"royal_marriage": 120}
+    # The queen is now married to both kings, none of the three played: no widow is
+    # left, so after the next trick neither king may marry her again.
+    end_turn(state)
+    win_trick(state, "9H")
+    assert not any("marriage" in t for t in legal(state))
+    error = refuse(state, "declare royal_marriage KH* QH*")
+    assert "bigamy" in str(error) and "A24" in str(error)
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "rubicon-repair"])
+def test_the_widower_still_marries_a_queen_from_the_hand(variant: str) -> None:
+    hand = ["KH", "QH", "KH", "QH", "QH", "7H", "QS", "JD", "9C"]
+    state = game(hand, variant)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "QH*")
+    assert "declare royal_marriage KH* QH" in legal(state)  # the widow rule (A24)
+    declare(state, "declare royal_marriage KH* QH")
+    assert scored(state) == {"royal_marriage": 120}
+
+
 def test_a_married_queen_joins_a_sequence_unless_wk_r_bars_it() -> None:
     hand = ["AH", "TH", "KH", "QH", "JH", "7H", "QS", "JD", "9C"]  # the bezique keeps the turn open
     state = game(hand)

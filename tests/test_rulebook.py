@@ -396,3 +396,26 @@ def test_rubicons_declaring_and_carte_blanche_rules_sit_in_their_sections() -> N
         line = found[f"rubicon.{key}"]
         assert line.section == "declarations"
         assert [c.code for c in citations_in(line.source or "")] == codes
+
+
+def test_the_rulebook_says_nine_cards_are_penalised_whenever_found() -> None:
+    for variant, points in (("eb1875", 200), ("cards-encyclopedia", 100)):
+        (line,) = [x for x in lines_of(variant) if x.key == "penalties.nine_cards"]
+        assert line.text == (
+            "Being found, at any time of the play, holding more cards than his number while "
+            "the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+            f"one draw missed for each card too many) costs {points}."
+        )
+
+
+def test_the_rulebook_says_wk_rs_re_pairing_takes_a_card_from_a_marriage() -> None:
+    def repair(variant: str) -> str:
+        (line,) = [x for x in lines_of(variant) if x.key == "rubicon.repair_marriages"]
+        return line.text
+
+    assert repair("rubicon-repair") == (
+        "Once a card of a marriage has been played, its partner may be married again to a "
+        "card already declared, with no card from the hand, even to a king or queen taken "
+        "from a marriage still on the table."
+    )
+    assert repair("rubicon").startswith("Every declaration brings a card never declared before")

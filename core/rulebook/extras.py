@@ -22,7 +22,9 @@ PENALTIES = {
     "drew_out_of_turn": "drawing out of turn (claimed before the injured player draws)",
     "played_with_seven": "playing with a card short, having failed to draw (two cards are "
     "taken at the next draw)",
-    "nine_cards": "holding a card too many (the offender skips his next draw)",
+    "nine_cards": "being found, at any time of the play, holding more cards than his number "
+    "while the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+    "one draw missed for each card too many)",
     "led_out_of_turn": "leading out of turn (the lead stands once every player has played to it)",
 }
 
@@ -282,7 +284,8 @@ def rubicon(data: Data) -> list[Said]:
         line(
             "repair_marriages",
             "Once a card of a marriage has been played, its partner may be married again to a "
-            "card already declared, with no card from the hand."
+            "card already declared, with no card from the hand, even to a king or queen taken "
+            "from a marriage still on the table."
             if r["repair_marriages"]
             else "Every declaration brings a card never declared before; no marriage is re-paired "
             "from declared cards alone.",
