@@ -127,7 +127,7 @@ class StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         """Compose one node, refusing aliases, anchors, odd tags and deep nesting."""
         if self.check_event(AliasEvent):
-            return self._refuse_alias(self.next_event())
+            self._refuse_alias(self.next_event())
         event = self.coming_event()
         self._count_node(event)
         self._check_anchor_and_tag(event)
@@ -141,14 +141,15 @@ class StrictLoader(yaml.SafeLoader):
         finally:
             self.depth -= 1
 
-    def _refuse_alias(self, event: Event) -> Node:
+    def _refuse_alias(self, event: Event) -> NoReturn:
+        """Stop at the first alias: a file of a great many would take long to read through."""
         anchor = event.anchor if isinstance(event, NodeEvent) else None
         self.problem(
             event.start_mark,
             f"alias '*{anchor}' is not allowed; write the value out in full "
-            "(to share a whole variant, use 'extends:')",
+            "(to share a whole variant, use 'extends:'; stopped reading here)",
         )
-        return _placeholder(event)
+        raise StopReading
 
     def _check_anchor_and_tag(self, event: Event) -> None:
         if isinstance(event, NodeEvent) and event.anchor is not None:
@@ -181,11 +182,6 @@ class StrictLoader(yaml.SafeLoader):
             "a variant file needs only a few levels",
         )
         raise StopReading
-
-
-def _placeholder(event: Event) -> Node:
-    """Return a null node standing where a refused node was."""
-    return ScalarNode(_CORE + "null", "", event.start_mark, event.end_mark)  # type: ignore[arg-type]
 
 
 def _short_tag(tag: str) -> str:

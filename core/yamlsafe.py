@@ -4,7 +4,8 @@ Variant files come from anyone, so this module reads them with PyYAML's safe
 scanner, parser and composer only, then builds the Python data itself from the
 node tree.  It refuses what a rules file never needs and an attacker might use:
 
-* anchors and aliases (no shared or exploding structures),
+* anchors and aliases (no shared or exploding structures; the first alias
+  stops the reading, so a file of a great many is refused at once),
 * duplicate keys, keys that are not strings, merge keys (``<<``),
 * tags other than the plain core ones (``!!str``, ``!!int``, ``!!float``,
   ``!!bool``, ``!!null``, ``!!map``, ``!!seq``),

@@ -12,7 +12,7 @@ import pytest
 
 from bezique.errors import VariantError
 from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant, loader
-from bezique.yamlsafe import MAX_NODES, MAX_PROBLEMS, parse_yaml
+from bezique.yamlsafe import MAX_BYTES, MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
@@ -160,6 +160,18 @@ def test_the_values_of_a_whole_chain_are_bounded(
         "(stopped reading here); a variant needs far fewer"
     )
     assert took < 60
+
+
+def test_a_file_of_aliases_is_refused_at_the_first(tmp_path: Path) -> None:
+    """As many aliases as a file may hold (about 87,000) are not read one by one."""
+    body = "a: &a 1\nl: [" + ",".join(["*a"] * (MAX_BYTES // 3 - 100)) + "]\n"
+    path = house(tmp_path, body)
+    assert os.path.getsize(path) <= MAX_BYTES
+    assert problems(path) == [
+        f"{path}:4:4: anchor '&a' is not allowed; remove it and write values out in full",
+        f"{path}:5:5: alias '*a' is not allowed; write the value out in full (to share a "
+        "whole variant, use 'extends:'; stopped reading here)",
+    ]
 
 
 # --------------------------------------------------------------------------- YAML 1.1 surprises

@@ -198,7 +198,7 @@ def test_anchors_and_aliases(tmp_path: Path) -> None:
     assert problems(path) == [
         f"{path}:5:12: anchor '&three' is not allowed; remove it and write values out in full",
         f"{path}:6:8: alias '*three' is not allowed; write the value out in full "
-        "(to share a whole variant, use 'extends:')",
+        "(to share a whole variant, use 'extends:'; stopped reading here)",
     ]
 
 
