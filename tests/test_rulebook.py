@@ -309,7 +309,7 @@ def test_rules_command_writes_each_format(
     status, out, err = run(capsys, "rules", "polish", "--format", "markdown")
     assert status == 0 and out.startswith("# Polish (open) bezique\n")
     status, out, err = run(capsys, "rules", "nonesuch")
-    assert status == 1 and out == "" and err.startswith("bezique: unknown variant 'nonesuch'")
+    assert status == 1 and out == "" and err.startswith("bezique: no variant named 'nonesuch'")
     assert len(err.splitlines()) == 1
 
 

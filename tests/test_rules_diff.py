@@ -152,7 +152,7 @@ def test_json_names_each_side(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "says"),
     [
         (["diff", "ordinary"], "bezique: diff needs two variants or more\n"),
-        (["diff", "ordinary", "nonesuch"], "bezique: unknown variant 'nonesuch'"),
+        (["diff", "ordinary", "nonesuch"], "bezique: no variant named 'nonesuch'"),
         (["diff", "ordinary", "missing.yaml"], "bezique: missing.yaml: cannot read the file"),
     ],
 )

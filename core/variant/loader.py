@@ -12,6 +12,7 @@ merged data: see :mod:`bezique.variant.explain` and :mod:`bezique.variant.checks
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import os
 import re
@@ -70,8 +71,19 @@ def catalogue() -> dict[str, Traversable]:
     return registry.variant_files()
 
 
-def _known_variants() -> str:
-    return (", ".join(catalogue()) or "none") + registry.missing_note()
+def unknown_variant(name: str, elsewhere: str) -> str:
+    """Say that no variant is registered as ``name``, naming the nearest one if any is near.
+
+    ``elsewhere`` says what else could have been given (a ``.yaml`` file); without a
+    near name, the message tells how to list the variants.  A plugin that could not be
+    loaded is named, as the variants it offers are missing.
+    """
+    close = difflib.get_close_matches(name, list(catalogue()), n=1)
+    if close:
+        hint = f"did you mean {close[0]!r}?"
+    else:
+        hint = f"`bezique variants` lists them ({elsewhere})"
+    return f"no variant named {name!r}; {hint}{registry.missing_note()}"
 
 
 def resolve_spec(spec: str | os.PathLike[str]) -> Source:
@@ -89,10 +101,7 @@ def resolve_spec(spec: str | os.PathLike[str]) -> Source:
 def _registered_source(name: str) -> Source:
     found = catalogue()
     if name not in found:
-        raise VariantError(
-            f"unknown variant {name!r}; known variants: {_known_variants()} "
-            "(or give the path of a .yaml file)"
-        )
+        raise VariantError(unknown_variant(name, "or give the path of a .yaml file"))
     resource = found[name]
     identity = str(resource.resolve()) if isinstance(resource, Path) else BUILTIN_PREFIX + name
     return Source(f"{BUILTIN_PREFIX}{name}.yaml", identity, resource, None)
@@ -222,8 +231,9 @@ def _sibling_or_registered(file: File, value: str, fail: Callable[[str], Message
     if name not in catalogue():
         raise VariantError(
             fail(
-                f"unknown variant {value!r}; known variants: {_known_variants()} "
-                "(or name a .yaml file in the same folder, such as 'base.yaml')"
+                unknown_variant(
+                    name, "or name a .yaml file in the same folder, such as 'base.yaml'"
+                )
             ).text
         )
     return _registered_source(name)
