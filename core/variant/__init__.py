@@ -108,6 +108,21 @@ def load_variant(
 
     Raise :class:`VariantError` listing every problem found.
     """
+    variant, problems = _checked(spec, overrides)
+    if variant is None:
+        raise VariantError(ordered(problems))
+    return variant
+
+
+def _checked(
+    spec: str | os.PathLike[str], overrides: Mapping[str, Any] | None
+) -> tuple[Variant | None, list[Message]]:
+    """Load ``spec`` with ``overrides``: the variant, or None and every problem found.
+
+    The problems of each file's YAML reading, of its schema and of the sense checks
+    come together; raise :class:`VariantError` only for what stops the loading (a file
+    that cannot be read whole, a broken ``extends:`` chain, bad overrides).
+    """
     chain, problems = loader.load_chain(loader.resolve_spec(spec))
     data, origins = loader.merge_chain(chain)
     plain_overrides: dict[str, Any] = {}
@@ -119,7 +134,7 @@ def load_variant(
         loader.merge_into(data, plain_overrides, (), None, origins)
     problems += _problems(data, Locator(origins))
     if problems:
-        raise VariantError(ordered(problems))
+        return None, loader.past_refused(chain, problems)
     _fill_defaults(data)
     return Variant(
         name=data["name"],
@@ -127,7 +142,7 @@ def load_variant(
         origin=chain[-1].source.display,
         chain=tuple(file.source.display for file in chain),
         overrides=plain_overrides,
-    )
+    ), []
 
 
 def variant_from_data(
@@ -216,16 +231,19 @@ def validate_paths(paths: Sequence[str]) -> list[str]:
     """Load each of ``paths`` as a variant spec; return every problem found (none: ``[]``).
 
     Besides what loading finds, each code a ``source:`` text cites must be in the
-    bibliography (:mod:`bezique.variant.citations`).  A problem of a file shared
-    by several of ``paths`` (a parent) is listed once.
+    bibliography (:mod:`bezique.variant.citations`).  The problems of one path come in
+    file order, those of its YAML reading, its schema, its sense and its citations
+    together; a problem of a file shared by several of ``paths`` (a parent) is listed once.
     """
     messages: list[str] = []
     for path in paths:
         try:
-            load_variant(path)
-        except VariantError as exc:
-            messages.extend(exc.problems)
-        messages.extend(citations.citation_problems(path))
+            _, problems = _checked(path, None)
+        except VariantError as exc:  # the loading stopped: what was found, then the citations
+            messages += exc.problems
+            messages += citations.citation_problems(path)
+            continue
+        messages += ordered([*problems, *citations.citation_messages(path)])
     return list(dict.fromkeys(messages))
 
 
