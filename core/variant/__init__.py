@@ -262,7 +262,8 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
     """Return ``(name, summary)`` of each registered variant, and the problems of the others.
 
     Cheap by design: each file's ``extends:`` chain is read and merged as
-    :func:`load_variant` reads it, but neither validated nor joined to its plugins.
+    :func:`load_variant` reads it, but neither validated nor joined to its plugins
+    (a file whose YAML reading refused something is not listed: its problems are).
     Only a variant whose merged summary is not text is loaded in full, for its problems.
     """
     summaries: list[tuple[str, str]] = []
@@ -270,6 +271,10 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
     for name in loader.catalogue():
         try:
             chain, _ = loader.load_chain(loader.resolve_spec(name))
+            unreadable = [m for file in chain for m in loader.yaml_problems(file)]
+            if unreadable:  # what its YAML reading refused, as before it was read whole
+                problems.extend(ordered(unreadable))
+                continue
             summary = loader.merge_chain(chain)[0].get("summary")
             if not isinstance(summary, str) or not summary:
                 summary = load_variant(name).summary
