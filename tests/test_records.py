@@ -365,7 +365,7 @@ PINNED_KEYS = ("bezique", "variant_digest", "variant_data", "headers")
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"variant": "no-such-variant"}, "unknown variant 'no-such-variant'"),
+        ({"variant": "no-such-variant"}, "no variant named 'no-such-variant'"),
         ({"variant": "missing/file.yaml"}, "'missing/file.yaml' is a file's path, not a"),
         ({"overrides": {"game": {"target": "lots"}}}, "game.target: must be a whole number"),
         ({"overrides": {"nonsense": 1}}, "nonsense: unknown key 'nonsense'"),

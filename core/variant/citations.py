@@ -30,6 +30,11 @@ def citation_problems(spec: str) -> list[str]:
 
     A spec that cannot be read gives none: loading it reports why.
     """
+    return ordered(citation_messages(spec))
+
+
+def citation_messages(spec: str) -> list[Message]:
+    """The problems of :func:`citation_problems`, each with its place in its file."""
     try:
         chain, _ = load_chain(resolve_spec(spec))
     except VariantError:
@@ -38,7 +43,7 @@ def citation_problems(spec: str) -> list[str]:
     for file in chain:
         if file.rank == 0 or not file.source.display.startswith(BUILTIN_PREFIX):
             messages += _file_problems(file)
-    return ordered(messages)
+    return messages
 
 
 def _file_problems(file: File) -> list[Message]:
