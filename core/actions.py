@@ -8,6 +8,8 @@ Text forms (card notation in :mod:`bezique.cards`):
                                 table (declared); ``QS*beziques`` names the copy
                                 declared in that class where two differ
 ``declare bezique QS JD``       declare and score a combination
+``declare carte_blanche``       announce a carte blanche before a card, showing
+                                the hand (or the card just drawn) to score it
 ``announce marriage KS QS*``    show a combination now, to score it after a later
                                 trick (one-declaration-per-trick rules)
 ``exchange 7H``                 exchange the seven of trumps for the turn-up

@@ -150,10 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument(
         "--save", metavar="DIR", help="write each game's record into DIR (new or empty)"
     )
-    simulate.add_argument(
-        "--overwrite",
-        action="store_true",
-        help="with --save: first delete the game-NNNN.json records of an earlier run in DIR",
+    _add_overwrite(
+        simulate, "with --save: first delete the game-NNNN.json records of an earlier run in DIR"
     )
 
     bench = commands.add_parser("bench", help="measure random deals per second")
@@ -239,6 +237,7 @@ def _rulebook_parsers(commands: Any) -> None:
         help="text (default, wrapped to the terminal), markdown, or one standalone HTML page",
     )
     rules.add_argument("--output", metavar="FILE", help="write the rulebook to FILE")
+    _add_overwrite(rules, "with --output: replace FILE if it exists")
     diff = commands.add_parser(
         "diff",
         help="compare variants rule by rule; exit 0 when equal, 1 when they differ",
@@ -303,6 +302,11 @@ def _add_jobs(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--overwrite``: an output file that exists may be replaced (``what`` says which)."""
+    parser.add_argument("--overwrite", action="store_true", help=what)
+
+
 def _add_seed(parser: argparse.ArgumentParser, what: str) -> None:
     """``--seed S`` (default 0), said to be the seed of ``what``."""
     parser.add_argument("--seed", type=whole_number(0, MAX_SEED), default=0, help=what)
@@ -344,6 +348,7 @@ def _compare_parser(commands: Any) -> None:
     comp.add_argument("--json", action="store_true", help="print the result as one JSON document")
     comp.add_argument("--plot", metavar="FILE", help="draw the figures into FILE (.png or .svg)")
     comp.add_argument("--html", metavar="FILE", help="write one page: tables, plots, rule diff")
+    _add_overwrite(comp, "replace the files of --plot and --html if they exist")
     comp.add_argument(
         "--bench",
         action="store_true",
@@ -360,9 +365,9 @@ def _play_parser(commands: Any) -> None:
         description="Play a game at the terminal against bots. Type a menu number or an "
         "action (play QS, declare bezique QS JD, exchange 7H, draw), or help, hint, rules, "
         "quit. The record is saved after each move, on quit and at the end of input, to "
-        "--save FILE (default bezique-game.json in the current directory); a new game never "
-        "writes over a file that exists. --resume FILE continues a saved game, with the "
-        "seats and bots it recorded, and saves back to FILE.",
+        "--save FILE (default bezique-game.json in the current directory); a new game "
+        "writes over a file that exists only with --overwrite. --resume FILE continues a "
+        "saved game, with the seats and bots it recorded, and saves back to FILE.",
     )
     play.add_argument("--variant", help="variant name or YAML path (default: ordinary)")
     play.add_argument(
@@ -383,3 +388,4 @@ def _play_parser(commands: Any) -> None:
         "--save", metavar="FILE", help="where the record goes (default: bezique-game.json, new)"
     )
     play.add_argument("--resume", metavar="FILE", help="continue the game a saved record holds")
+    _add_overwrite(play, "start the new game even if the file of --save exists, replacing it")

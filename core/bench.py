@@ -30,6 +30,10 @@ from bezique.simulate import game_seeds
 ROUNDS = 5
 """How many alternated rounds a ratio is measured over (the median is reported)."""
 
+BATCH = 1000
+"""The most deals played between two stops of the clock (to count their cards): the
+histories a benchmark keeps alive are those of one batch, so its memory is bounded."""
+
 
 class Sample:
     """What one run of deals played and the CPU time it took."""
@@ -68,9 +72,23 @@ class VariantDeals:
         self.state: GameState | None = None
 
     def play(self, deals: int) -> Sample:
-        """Play ``deals`` more deals; return what they played and the time they took."""
+        """Play ``deals`` more deals; return what they played and the time they took.
+
+        The deals are played in batches of at most :data:`BATCH` deals, the clock
+        stopped between batches to count their cards, so the histories kept for
+        counting are a batch's, whatever the number of deals.
+        """
         sample = Sample()
-        played: list[tuple[list[Action], int, int]] = []  # counted once the clock stops
+        left = deals
+        while left > 0:
+            batch = min(left, BATCH)
+            self._play_batch(batch, sample)
+            left -= batch
+        return sample
+
+    def _play_batch(self, deals: int, sample: Sample) -> None:
+        """Play ``deals`` deals into ``sample``; their cards are counted once the clock stops."""
+        played: list[tuple[list[Action], int, int]] = []
         wall, cpu = time.perf_counter(), time.process_time()
         for _ in range(deals):
             state = self.state
@@ -83,11 +101,10 @@ class VariantDeals:
                 sample.decisions += state.playout(self.rng)
             played.append((state.history, before, len(state.history)))
             sample.deals += 1
-        sample.cpu_seconds = time.process_time() - cpu
-        sample.wall_seconds = time.perf_counter() - wall
+        sample.cpu_seconds += time.process_time() - cpu
+        sample.wall_seconds += time.perf_counter() - wall
         for history, start, end in played:
             sample.cards += sum(1 for a in history[start:end] if a.kind is Kind.PLAY)
-        return sample
 
 
 class BaselineDeals:

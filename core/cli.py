@@ -7,6 +7,11 @@ Every error a user can cause is printed as one or more ``bezique: ...`` lines
 exit with 2.  No command prints a traceback for bad input.  The arguments each
 command takes are :mod:`bezique.arguments`'.
 
+A command whose output cannot be written fails: with standard output closed
+(``>&-``) or full, it says so on stderr and exits with 1.  A reader that goes
+away (``| head -1``) ends the command quietly, with status 0: what was read was
+what was wanted.
+
 Output never fails on an encoding that cannot show a character (an ASCII
 terminal, ``LC_ALL=C``): stdout and stderr write such a character as a
 backslash escape (``\xe9``), and give back the original bytes of a file name
@@ -18,6 +23,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import errno
+import io
 import json
 import os
 import sys
@@ -80,18 +87,54 @@ def _safe_output() -> None:
                 reconfigure(errors=OUTPUT_ERRORS)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process started with it closed: writing it fails."""
+
+    def write(self, text: str) -> int:
+        """Refuse: the command's output has nowhere to go."""
+        raise OSError(errno.EBADF, "closed; the command's output cannot be written", STDOUT)
+
+
+STDOUT = "standard output"
+"""How a message names the command's standard output."""
+
+
+def _standard_streams() -> None:
+    """Give a standard stream the process started without a harmless file descriptor.
+
+    So no file the command opens later takes descriptor 0, 1 or 2 (and a process it
+    starts never writes into it).  Standard input then reads nothing, standard error
+    writes nowhere, and standard output refuses to be written (:class:`_ClosedOutput`).
+    """
+    for number, name in enumerate(("stdin", "stdout", "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        handle = os.open(os.devnull, os.O_RDONLY if number == 0 else os.O_WRONLY)
+        if handle != number:
+            os.dup2(handle, number)
+            os.close(handle)
+        if number == 1:
+            sys.stdout = _ClosedOutput()
+        else:
+            stream = open(number, "r" if number == 0 else "w", closefd=False)  # noqa: SIM115
+            setattr(sys, name, stream)  # (for the whole run: nothing to close)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    _standard_streams()
     _safe_output()
     args = build_parser().parse_args(argv)
     try:
-        return _run(args)
+        status = _run(args)
+        _flush_stdout()
+        return status
     except BeziqueError as exc:
         for line in str(exc).splitlines() or ["error"]:
             print(f"bezique: {line}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
-        sys.stderr.close()
+        _discard_stdout()
         return 0
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
@@ -101,6 +144,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:  # a defect: say where in one line, not a traceback
         return _failed(exc)
+
+
+def _flush_stdout() -> None:
+    """Write out what standard output holds, so a failure to is the command's to report."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, exc.filename or STDOUT) from exc
+
+
+def _discard_stdout() -> None:
+    """Send what standard output still holds nowhere (it is flushed once more at exit)."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 TRACEBACK_ENV = "BEZIQUE_TRACEBACK"
@@ -363,7 +424,17 @@ def _compare(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from bezique.play import Options, run
 
-    return run(Options(args.variant, args.against, args.seat, args.seed, args.save, args.resume))
+    return run(
+        Options(
+            args.variant,
+            args.against,
+            args.seat,
+            args.seed,
+            args.save,
+            args.resume,
+            args.overwrite,
+        )
+    )
 
 
 def _rules(args: argparse.Namespace) -> int:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from bezique.compareplay import (
 from bezique.comparestats import Figure, Figures, difference, estimate
 from bezique.errors import BeziqueError
 from bezique.ruleset import Ruleset
+from bezique.safeio import check_output
 from bezique.simulate import game_seeds, terminal_progress
 from bezique.tournament import split_players
 
@@ -193,7 +193,11 @@ def run_command(args: argparse.Namespace) -> int:
     if args.bench:
         from bezique.comparebench import format_bench, run_bench
 
-        extra = [f"--{name}" for name in ("scheduler", "plot", "html") if getattr(args, name)]
+        extra = [
+            f"--{name}"
+            for name in ("scheduler", "plot", "html", "overwrite")
+            if getattr(args, name)
+        ]
         if extra:
             raise BeziqueError(f"--bench times processes on this machine; leave out {extra[0]}")
 
@@ -203,7 +207,9 @@ def run_command(args: argparse.Namespace) -> int:
     from bezique.comparetext import print_tables
 
     plot_check(args.plot)
-    outputs_check(args.plot, args.html)
+    if args.overwrite and not (args.plot or args.html):
+        raise BeziqueError("--overwrite goes with --plot FILE or --html FILE")
+    outputs_check(args.plot, args.html, args.overwrite)
     total = args.games
     label = "compare " + ", ".join(args.variants)
     with terminal_progress(sys.stderr, total, label) as progress:
@@ -219,11 +225,11 @@ def run_command(args: argparse.Namespace) -> int:
     if args.plot:
         from bezique.compareplot import write_plot
 
-        write_plot(done, args.plot)
+        write_plot(done, args.plot, overwrite=args.overwrite)
     if args.html:
         from bezique.comparehtml import write_page
 
-        write_page(done, args.html)
+        write_page(done, args.html, overwrite=args.overwrite)
     if args.json:
         print(json.dumps(done.result, indent=2))
     else:
@@ -231,23 +237,17 @@ def run_command(args: argparse.Namespace) -> int:
     return 130 if done.result["interrupted"] else 0
 
 
-def outputs_check(plot: str | None, html: str | None) -> None:
+def outputs_check(plot: str | None, html: str | None, overwrite: bool = False) -> None:
     """Before playing: the plot and the page can be written, and are not one file.
 
-    So a long run is never played to fail at its end for a missing folder.
+    So a long run is never played to fail at its end for a missing folder, a file
+    that exists (without ``overwrite``), a link or a FIFO at the name.
     """
     named = [(option, path) for option, path in (("--plot", plot), ("--html", html)) if path]
     if len(named) == 2 and Path(named[0][1]).resolve() == Path(named[1][1]).resolve():
         raise BeziqueError(f"--plot and --html name the same file {plot}; name two files")
     for option, path in named:
-        target = Path(path)
-        folder = target.parent
-        if target.is_dir():
-            raise BeziqueError(f"{option} {path}: is a folder; name a file to write")
-        if not folder.is_dir():
-            raise BeziqueError(f"{option} {path}: no folder {str(folder)!r} to write it in")
-        if not os.access(target if target.exists() else folder, os.W_OK):
-            raise BeziqueError(f"{option} {path}: cannot be written (permission denied)")
+        check_output(path, overwrite=overwrite, label=f"{option} {path}")
 
 
 def plot_check(plot: str | None) -> None:

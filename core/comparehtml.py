@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bezique.comparetext import Table, tables, title
 from bezique.errors import BeziqueError
 from bezique.rulebook import diff_html
+from bezique.safeio import write_output
 
 if TYPE_CHECKING:
     from bezique.compare import Comparison
@@ -79,6 +80,6 @@ def page(done: Comparison) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_page(done: Comparison, path: str | Path) -> None:
-    """Write the page to ``path``."""
-    Path(path).write_text(page(done), encoding="utf-8")
+def write_page(done: Comparison, path: str | Path, *, overwrite: bool = False) -> None:
+    """Write the page to ``path`` (a file there is replaced only with ``overwrite``)."""
+    write_output(path, page(done), overwrite=overwrite, label=f"--html {path}")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bezique.errors import BeziqueError
+from bezique.safeio import write_output
 
 if TYPE_CHECKING:
     from bezique.compare import Comparison
@@ -98,13 +99,19 @@ def _wins(axes: Any, done: Comparison) -> None:
     axes.set_title("first player's share of wins (95% Wilson)")
 
 
-def write_plot(done: Comparison, path: str | Path) -> None:
-    """Write the plot to ``path``: PNG or SVG by its suffix."""
+def write_plot(done: Comparison, path: str | Path, *, overwrite: bool = False) -> None:
+    """Write the plot to ``path``: PNG or SVG by its suffix (replacing a file: ``overwrite``).
+
+    The figure is drawn into memory, then written as every output file is
+    (:func:`bezique.safeio.write_output`).
+    """
     target = Path(path)
     kind = target.suffix.lower().lstrip(".")
     if kind not in ("png", "svg"):
         raise BeziqueError(f"--plot {target}: the file must end in .png or .svg")
-    figure_of(done).savefig(target, format=kind, dpi=110, metadata=_metadata(kind))
+    drawn = io.BytesIO()
+    figure_of(done).savefig(drawn, format=kind, dpi=110, metadata=_metadata(kind))
+    write_output(target, drawn.getvalue(), overwrite=overwrite, label=f"--plot {path}")
 
 
 def svg_text(done: Comparison) -> str:

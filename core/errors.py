@@ -38,3 +38,7 @@ class RecordError(BeziqueError):
 
 class PlayerError(BeziqueError):
     """A player (a bot) is unknown, its options are wrong, or it chose an illegal action."""
+
+
+class OutputError(BeziqueError):
+    """A file the user named for output cannot be written: it exists, is a link or not a file."""

@@ -22,10 +22,10 @@ from typing import Any
 from bezique import board, notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
-from bezique.errors import BeziqueError, IllegalActionError, RecordError
-from bezique.pinned import RECORDED
+from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
+from bezique.pinned import RECORDED, recorded_as
 from bezique.playout import playout as random_playout
-from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, ruleset_for
+from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, is_variant_name, ruleset_for
 from bezique.saved import MAX_HISTORY, STATE
 from bezique.state import (
     GAME_OVER,
@@ -156,6 +156,11 @@ class GameState(StateData):
             else:  # interchangeable copies: keep the first of each in hand order
                 first = dict(zip(map(key_of, reversed(cards)), reversed(cards), strict=True))
                 legal = list(map(plays, sorted(first.values(), key=cards.index)))
+            options = self.rules.play_options
+            if options is not None:  # what he may do before his card (a carte blanche)
+                offered = options(self, seat)
+                if offered:
+                    legal.extend(offered)
         elif self.phase == TURN:
             legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
         elif self.phase == QUESTION:  # a plugin's question before the first lead
@@ -195,6 +200,8 @@ class GameState(StateData):
             self._play(action.cards[0])
         elif kind == _END_TURN:
             self._end_turn()
+        elif self.phase == PLAY:
+            self._play_option(action)
         else:
             self.rules.declaring.apply(self, self.to_act, action)
 
@@ -221,6 +228,14 @@ class GameState(StateData):
             raise
         self._legal = None
         self.history.append(action)
+
+    def _play_option(self, action: Action) -> None:
+        """Have the plugin that offered it carry out a play option, and add its scores."""
+        hook = self.rules.play_option
+        events = hook(self, self.to_act, action) if hook is not None else None
+        if events is None:
+            raise PluginError(f"no plugin of this variant carries out {action!r}")
+        self._score(events)
 
     def _play(self, card: int) -> None:
         """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""
@@ -353,7 +368,10 @@ def new_game(
 
     ``variant`` is a registered variant name, a path to a YAML file, a loaded
     :class:`Variant` or a :class:`Ruleset` (reuse one to start many games
-    cheaply); ``overrides`` is a nested mapping merged over the variant.
+    cheaply); ``overrides`` is a nested mapping merged over the variant.  The
+    game's record and saved state name a variant by registered name, never by a
+    path: a YAML file's game by the registered variant the file builds on, with
+    the overrides that make the file's rules (:func:`bezique.pinned.recorded_as`).
     ``seed`` fixes every shuffle; ``decks`` stacks the decks of the first hands,
     each a list of card texts, top card first (the first card dealt is the top
     one; the card after the deal is the turn-up; the rest is the stock, drawn
@@ -369,25 +387,29 @@ def new_game(
         orders = [rules.deck.parse_order(d) for d in (decks or ())]
     except CardError as exc:
         raise BeziqueError(f"stacked deck: {exc}") from exc
+    spec, named_overrides = _named_as(variant, rules)
     return GameState(
         rules,
         seed=seed,
         decks=orders,
         first_dealer=first_dealer,
-        overrides=rules.variant.overrides,
+        overrides=named_overrides,
         referee=referee,
-        variant_spec=_spec_of(variant, rules),
+        variant_spec=spec,
     )
 
 
-def _spec_of(variant: object, rules: Ruleset) -> str:
-    """What a record names the variant by: the name or path given, else the base file."""
+def _named_as(variant: object, rules: Ruleset) -> tuple[str, dict[str, Any]]:
+    """What a record names the variant by: a registered name and overrides, never a path.
+
+    A house-rule file is named by the registered variant it builds on with the
+    overrides that make it (:func:`bezique.pinned.recorded_as`).
+    """
     if isinstance(variant, (str, os.PathLike)):
-        return os.fspath(variant)
-    base = rules.variant
-    if base.origin.startswith("builtin/"):
-        return base.origin[len("builtin/") : -len(".yaml")]
-    return base.origin
+        return recorded_as(rules.variant, os.fspath(variant), rules.variant.overrides)
+    if is_variant_name(rules.variant.origin):  # rules a record carried, named as it names them
+        return rules.variant.origin, dict(rules.variant.overrides)
+    return recorded_as(rules.variant)
 
 
 def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:

@@ -11,7 +11,7 @@ what the kernel sees of each resolved hook, so its calls are type-checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
@@ -59,6 +59,20 @@ class Answer(Protocol):
         self, state: GameState, player: int, question: str, answer: str, /
     ) -> list[ScoreEvent] | None:
         """Carry out the answer; its score events, or None when no plugin takes it."""
+
+
+class PlayOptions(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_play_options`."""
+
+    def __call__(self, state: GameState, player: int, /) -> Sequence[Action] | None:
+        """What the seat to play may do instead of playing a card, or None."""
+
+
+class PlayOption(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_play_option`."""
+
+    def __call__(self, state: GameState, player: int, action: Action, /) -> list[ScoreEvent] | None:
+        """Carry out the option; its score events, or None when no plugin takes it."""
 
 
 class TrickWinner(Protocol):

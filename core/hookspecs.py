@@ -275,6 +275,33 @@ def bezique_answer(
     """
 
 
+# ====================================================================== before a card is played
+
+
+@hookspec(firstresult=True)
+def bezique_play_options(state: GameState, player: int) -> Sequence[Action] | None:
+    """Decide: what ``player``, the seat to play a card, may do now instead, if anything.
+
+    Asked whenever the legal actions of the ``play`` phase are listed, and only if
+    implemented.  The actions answered (never plays or table actions) are listed after
+    his plays, and playing a card passes them by: an announcement he may make before
+    his card, such as a carte blanche shown at the deal or again after a draw (the
+    ordinary and Rubicon rules, F334, A19).  Answer from the state alone, changing
+    nothing; return ``None`` or ``[]`` for nothing.  A chosen one is carried out by
+    :func:`bezique_play_option`, and the seat still plays his card after it.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_play_option(state: GameState, player: int, action: Action) -> list[ScoreEvent] | None:
+    """Decide: carry out ``action``, one of the options :func:`bezique_play_options` listed.
+
+    The plugin that offered it records it (so that it is not offered again) and
+    returns the scores it earns (``[]`` for none), which the kernel adds; ``None``
+    lets a plugin listed before take it.
+    """
+
+
 # ====================================================================== the tricks
 
 
@@ -345,9 +372,9 @@ def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreE
     """Collect: the scores earned as ``player`` draws ``card`` from the stock.
 
     Called after each card drawn after a trick, once the card is in the hand,
-    and only if some plugin implements it (a game without pays nothing).  A
-    carte blanche shown again for each card drawn that keeps the hand blank (as
-    PAR gives six-pack bezique) scores here.
+    and only if some plugin implements it (a game without pays nothing).  Rubicon
+    offers a carte blanche again here for each card drawn that keeps the hand blank (as
+    PAR gives six-pack bezique), for its holder to announce before his next card.
     """
 
 
@@ -516,6 +543,8 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_deal_scores": COLLECT,
     "bezique_hand_question": DECIDE,
     "bezique_answer": DECIDE,
+    "bezique_play_options": DECIDE,
+    "bezique_play_option": DECIDE,
     "bezique_trick_winner": DECIDE,
     "bezique_legal_plays": DECIDE,
     "bezique_trick_scores": COLLECT,

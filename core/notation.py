@@ -186,9 +186,11 @@ def action_id(state: GameState, action: Action) -> int:
     if action.kind == Kind.CHOOSE:  # numbered in the end of turn's residue, above it
         return int.from_bytes(action.combo.encode(), "big") * _ID_KINDS + int(Kind.END_TURN)
     combos = state.rules.combo_names
-    code = combos.index(action.combo) + 1 if action.combo else 0
     faces = state.deck.faces
     base = 3 * faces * 16 ** len(state.rules.classes) + 1
+    code = combos.index(action.combo) + 1 if action.combo in combos else 0
+    if action.combo and not code:  # a name outside the table: a plugin's (carte_blanche)
+        code = _outside_name(action.combo, len(combos), base)
     seat = state.to_act
     cards = sorted(
         1 + state.deck.card_face[c] + faces * _id_place(state, c, seat) for c in action.cards
@@ -196,6 +198,21 @@ def action_id(state: GameState, action: Action) -> int:
     for value in cards:
         code = code * base + value
     return code * _ID_KINDS + int(action.kind)
+
+
+def _outside_name(name: str, table: int, base: int) -> int:
+    """The leading digits of an id for a name the combination table does not hold.
+
+    An id's combination and cards are digits in ``base``: the name's place in the
+    table (1 to ``table``) leads, each card's digit follows.  A name outside the table
+    leads with ``table + 1`` and its bytes' digits follow, so it never reads as a
+    combination of the table, and two such names without cards never read alike.
+    """
+    code = int.from_bytes(name.encode(), "big")
+    width = base
+    while width <= code:
+        width *= base
+    return (table + 1) * width + code
 
 
 _ID_KINDS = 8

@@ -6,8 +6,9 @@ yields each part's results in the plan's order, so a run is the same for any
 number of processes.  Each worker runs ``initializer(*initargs)`` once (to load
 the rules), with Ctrl-C ignored: Ctrl-C, or SIGTERM sent to the main process,
 stops the main process, which then ends the workers at once rather than waiting
-for the games they are playing.  A worker that dies makes a
-:class:`~bezique.errors.BeziqueError` that says so.
+for the games they are playing, and waits for them to be gone before it goes on
+(a second Ctrl-C meanwhile waits too), so no worker outlives the command.  A
+worker that dies makes a :class:`~bezique.errors.BeziqueError` that says so.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from multiprocessing.process import BaseProcess
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -59,8 +61,10 @@ def ordered_map(
     except BrokenProcessPool as exc:
         raise BeziqueError(f"a process playing the games died ({exc})") from exc
     finally:  # (Ctrl-C, SIGTERM, an error or an early stop: end the games being played)
-        _end_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
+        with _signals_held():
+            processes = _end_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+            _join(processes)
 
 
 def parts_of(plan: Sequence[T]) -> list[list[T]]:
@@ -75,15 +79,58 @@ def _start_worker(initializer: Callable[..., None], initargs: tuple[Any, ...]) -
     initializer(*initargs)
 
 
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's processes now (the executor has no public way to before 3.14)."""
+JOIN_SECONDS = 10.0
+"""How long a worker ended is waited for before it is killed."""
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> list[BaseProcess]:
+    """End the pool's processes now (no public way to before 3.14); return them."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
+    else:
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+    return processes
+
+
+def _join(processes: list[BaseProcess]) -> None:
+    """Wait for the processes ended to be gone; kill one that outlasts :data:`JOIN_SECONDS`."""
+    for process in processes:
+        process.join(JOIN_SECONDS)
+        if process.is_alive():  # (SIGTERM ignored or blocked: no choice left)
+            process.kill()
+            process.join()
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """While inside, Ctrl-C and SIGTERM wait: the workers are ended whole, then they act.
+
+    A signal that came meanwhile raises KeyboardInterrupt on leaving.  Only in the
+    main thread (where signal handlers can be set); elsewhere it does nothing.
+    """
+    came: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        came.append(signum)
+
+    previous: dict[signal.Signals, Any] = {}
+    try:
+        for held in (signal.SIGINT, signal.SIGTERM):
+            previous[held] = signal.signal(held, hold)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for held, handler in previous.items():
+            if handler is not None:  # (None: a handler set outside Python, left as it is)
+                signal.signal(held, handler)
+    if came:
+        raise KeyboardInterrupt
 
 
 @contextmanager

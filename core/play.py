@@ -18,21 +18,20 @@ width; while a bot decides, a terminal shows that it is thinking.
 
 The record (:mod:`bezique.record`) is written after each of the player's moves,
 on ``quit``, at the end of input, on Ctrl-C and at the game's end, to ``--save
-FILE`` (default :data:`DEFAULT_SAVE` in the current directory).  A new game never
-writes over a file that exists; ``--resume FILE`` continues the game a record holds
-(the seats as its ``headers.players`` name them) and saves back to it.  The record
-holds the moves as they stand; the moves taken back by ``undo`` are kept in its
-``headers.comment``, a line each undo (:data:`UNDONE`).
+FILE`` (default :data:`DEFAULT_SAVE` in the current directory), as every output
+file is (:func:`bezique.safeio.write_output`: whole, never through a link).  A new
+game writes over a file that exists only with ``--overwrite``; ``--resume FILE``
+continues the game a record holds (the seats as its ``headers.players`` name them)
+and saves back to it.  The record holds the moves as they stand; the moves taken
+back by ``undo`` are kept in its ``headers.comment``, a line each undo (:data:`UNDONE`).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 from typing import IO, NamedTuple
@@ -43,6 +42,7 @@ from bezique.game import GameState, new_game
 from bezique.journal import Journal
 from bezique.players import Player, decide, player_for
 from bezique.record import load_record, record_of, replay
+from bezique.safeio import check_output, write_output
 from bezique.tableau import Screen, Table, card_order, draw, menu_lines, rules_lines, style_for
 from bezique.words import Words
 
@@ -85,17 +85,25 @@ class Options(NamedTuple):
     seed: int | None = None
     save: str | None = None
     resume: str | None = None
+    overwrite: bool = False
 
 
 class Game:
     """A game at the terminal: the state, the player's seat, the bots, the log, the file."""
 
-    def __init__(self, state: GameState, seat: int, specs: list[str], path: Path) -> None:
-        """The game ``state`` with ``seat`` at the terminal; ``specs`` names each seat."""
+    def __init__(
+        self, state: GameState, seat: int, specs: list[str], path: Path, replace: bool = False
+    ) -> None:
+        """The game ``state`` with ``seat`` at the terminal; ``specs`` names each seat.
+
+        ``replace``: the first save may replace a file at ``path`` (the game's own,
+        resumed, or one ``--overwrite`` gives up); every later save replaces its own.
+        """
         self.state = state
         self.seat = seat
         self.specs = specs
         self.path = path
+        self.replace = replace
         self.bots: dict[int, Player] = {
             s: player_for(spec) for s, spec in enumerate(specs) if s != seat
         }
@@ -115,15 +123,8 @@ class Game:
             headers["comment"] = _comment(self.undone)
         record = record_of(self.state, headers)
         text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
-        folder = self.path.parent
-        handle, temporary = tempfile.mkstemp(prefix=".bezique-", dir=folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-            os.replace(temporary, self.path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_output(self.path, text, overwrite=self.replace, hint=_TAKEN)
+        self.replace = True
 
 
 def _comment(lines: list[str]) -> str:
@@ -153,21 +154,26 @@ def run(options: Options, stdin: IO[str] | None = None, stdout: IO[str] | None =
         return 130
 
 
+_TAKEN = "give another file with --save, or add --overwrite to replace it"
+"""What to do when the file of the record exists (a new game never takes it unasked)."""
+
+
 def start(options: Options) -> Game:
     """A new game: refuse a save file that exists already (it may be another game's)."""
     path = Path(options.save or DEFAULT_SAVE)
-    if path.exists():
-        raise BeziqueError(
-            f"{path} exists: give another file with --save, or continue its game with "
-            f"--resume {path}"
-        )
+    check_output(
+        path,
+        overwrite=options.overwrite,
+        hint=f"give another file with --save, continue its game with --resume {path}, "
+        "or add --overwrite to start a new game over it",
+    )
     state = new_game(options.variant or "ordinary", seed=options.seed)
     seat = 0 if options.seat is None else options.seat
     if not 0 <= seat < state.players:
         raise BeziqueError(f"--seat {seat}: the variant seats 0 to {state.players - 1}")
     against = options.against or DEFAULT_AGAINST
     specs = [HUMAN if s == seat else against for s in range(state.players)]
-    return Game(state, seat, specs, path)
+    return Game(state, seat, specs, path, replace=options.overwrite)
 
 
 def resume(options: Options) -> Game:
@@ -196,9 +202,13 @@ def resume(options: Options) -> Game:
             "bezique play"
         )
     path = Path(options.save or where)
-    if options.save and path.exists() and not path.samefile(where):
-        raise BeziqueError(f"{path} exists: give --save a new file, or leave it out")
-    game = Game(_fresh(final), specs.index(HUMAN), specs, path)
+    own = not options.save or (path.exists() and path.samefile(where))
+    check_output(
+        path,
+        overwrite=own or options.overwrite,
+        hint="give --save a new file, leave it out, or add --overwrite to replace it",
+    )
+    game = Game(_fresh(final), specs.index(HUMAN), specs, path, replace=own or options.overwrite)
     comment = str(data.get("headers", {}).get("comment") or "")
     game.undone = [line for line in comment.splitlines() if line.startswith("undone ")]
     _replayed(game, final.history)

@@ -28,14 +28,16 @@ def playout(
 
     With ``tricks``, stop sooner: once that many more tricks of this hand are done
     (a search's play-outs of limited depth).  ``turns`` chooses the trick winner's
-    turn actions instead of chance (given the legal actions and the generator's
-    ``random``): a search's play-out policy, such as declaring the most.
+    turn actions, and a seat's choice between his plays and what a plugin offers
+    before them (a carte blanche), instead of chance (given the legal actions and the
+    generator's ``random``): a search's play-out policy, such as declaring the most.
 
     The fast path of random players, for simulations and the benchmark: a
     card is drawn from the cards :meth:`legal_actions` allows (each copy
     counted), and the action recorded names the same copy
     :meth:`legal_actions` would, so replaying :attr:`history` through
-    :meth:`apply` rebuilds this very state.  Turn actions are drawn from
+    :meth:`apply` rebuilds this very state.  Turn actions, and the plays of a seat
+    offered something besides (``bezique_play_options``), are drawn from
     :meth:`legal_actions`.  It plays by the rules' one path, the hooks that
     :meth:`apply` calls.  ``compiled`` is deprecated and ignored (it chose a
     plugin's compiled random trick, which is gone).  Return the number of
@@ -57,12 +59,17 @@ def playout(
     draw = rng.random
     twins = state.deck.twins
     play = state._play
+    options = state.rules.play_options
     decisions = 0
     while state.hand_no < stop:
         if state.tricks_done >= last_trick and state.hand_no == hand_no:
             break
         phase = state.phase
-        if phase == PLAY and not state.table_acted:  # no table hook to ask
+        if (
+            phase == PLAY
+            and not state.table_acted  # no table hook to ask
+            and (options is None or not options(state, state.to_act))  # nothing but plays
+        ):
             seat = state.to_act
             cards = legal_plays(state, seat, state.hands[seat])
             card = cards[int(draw() * len(cards))]
@@ -76,7 +83,7 @@ def playout(
             break
         else:
             legal = state.legal_actions()
-            if turns is not None and phase == TURN:
+            if turns is not None and phase in (TURN, PLAY):
                 state.apply(turns(legal, draw))
             else:
                 state.apply(legal[int(draw() * len(legal))])

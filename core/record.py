@@ -1,8 +1,9 @@
 """Game records: what was played, as JSON, and how to replay it anywhere.
 
 A record (schema: ``schemas/record.schema.json``, format ``bezique-record/2``)
-holds the variant as it was named (a registered name or a YAML path as typed)
-with the overrides merged over it, and pins the rules played: the variant's
+holds the variant by registered name with the overrides merged over it (a
+house-rule file's game: the registered variant it builds on, with overrides that
+make its rules), and pins the rules played: the variant's
 merged data (``variant_data``), the digest of its canonical JSON form
 (``variant_digest``) and the bezique version that wrote it (``bezique``).  Then
 come the seed, the stacked decks of the first hands (card texts, top card
@@ -19,6 +20,10 @@ policy can refuse instead or play by the variant as it is now
 rule that forbids it.  Older ``bezique-record/1`` records (the variant named
 only) still replay by the variant as it loads now, with a
 :class:`DeprecationWarning`.
+
+A record names its variant by registered name; one that names it by a path
+replays by the rules it carries, and the file is never read (a
+``bezique-record/1`` record that names a path carries no rules: it is refused).
 
 A record file is untrusted input.  :func:`load_record` reads regular files only
 and at most :data:`MAX_RECORD_BYTES` (+1) of them, refuses duplicate keys,
@@ -40,7 +45,15 @@ from typing import Any
 from bezique import __version__
 from bezique.errors import BeziqueError, RecordError
 from bezique.game import GameState, new_game, ruleset_for
-from bezique.pinned import POLICIES, RECORDED, STRICT, RulesWarning, pinned_ruleset
+from bezique.pinned import (
+    POLICIES,
+    RECORDED,
+    STRICT,
+    RulesWarning,
+    not_a_name,
+    pinned_rules,
+    recorded_as,
+)
 from bezique.pinned import variant_digest as _variant_digest
 from bezique.recordcheck import (
     FORMATS,
@@ -56,7 +69,7 @@ from bezique.recordcheck import (
     record_schema,
 )
 from bezique.ruleset import Ruleset
-from bezique.safeio import read_regular
+from bezique.safeio import decode_text, read_regular
 
 __all__ = [
     "FORMATS",
@@ -83,6 +96,10 @@ __all__ = [
 def record_of(state: GameState, headers: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return the record of ``state``: everything needed to replay it anywhere, actions as text.
 
+    The variant is named by registered name, never by a file's path: a game of a
+    house-rule file is named by the registered variant the file builds on, with
+    overrides that make the file's rules of it (:func:`bezique.pinned.recorded_as`).
+
     ``headers`` (optional) are the record's tag pairs: ``players`` (a name per
     seat), ``date`` (``YYYY-MM-DD``), ``event``, ``place``, ``comment``; a bad
     one raises :class:`RecordError`.
@@ -94,11 +111,12 @@ def record_of(state: GameState, headers: Mapping[str, Any] | None = None) -> dic
         replayed.apply(action)
     deck = state.deck
     variant = state.rules.variant
+    name, overrides = recorded_as(variant, state.variant_spec, state.overrides)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "bezique": __version__,
-        "variant": state.variant_spec,
-        "overrides": copy.deepcopy(state.overrides),
+        "variant": name,
+        "overrides": overrides,
         "variant_digest": _variant_digest(variant),
         "seed": state.seed,
         "decks": [[deck.card_text(c) for c in order] for order in state.decks],
@@ -144,16 +162,14 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def parse_record(raw: bytes | str, where: str = "<record>") -> dict[str, Any]:
-    """Parse and validate a record's text; raise :class:`RecordError` saying where and what."""
-    if isinstance(raw, bytes):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise RecordError(
-                f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-            ) from None
-    else:
-        text = raw
+    """Parse and validate a record's text; raise :class:`RecordError` saying where and what.
+
+    The text is UTF-8; a leading byte order mark is dropped.
+    """
+    try:
+        text = decode_text(raw)
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{where}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if len(text) > MAX_RECORD_BYTES:
         raise RecordError(f"{where}: record is larger than {MAX_RECORD_BYTES} bytes")
     data = read_json(text, where)
@@ -192,6 +208,8 @@ def replay(data: Mapping[str, Any], where: str = "<record>", *, rules: str = REC
             DeprecationWarning,
             stacklevel=2,
         )
+        if not_a_name(spec):
+            raise RecordError(f"{where}: {not_a_name(spec)}")
         if rules == STRICT:
             raise RecordError(
                 f"{where}: a {RECORD_FORMAT_V1} record carries no rules to check the variant "
@@ -202,7 +220,7 @@ def replay(data: Mapping[str, Any], where: str = "<record>", *, rules: str = REC
         except BeziqueError as exc:
             raise RecordError(f"{where}: {exc}") from exc
     else:
-        ruleset = pinned_ruleset(
+        ruleset, spec, overrides = pinned_rules(
             spec,
             overrides,
             data.get("variant_data"),

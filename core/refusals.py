@@ -65,6 +65,10 @@ def refusal(state: GameState, action: Action) -> IllegalActionError:
         phase = state.rules.phase_choices(state)
         waiting = phase.waiting if phase is not None else f"play waits for seat {seat}"
         return IllegalActionError(f"{waiting}: {choices}", phase.rule if phase else state.phase)
+    if _outside_table(state, action):  # a plugin's option (a carte blanche): it says why
+        reason = state.rules.declaring.refusal(state, seat, action)
+        text = reason or f"{action_text(state, action)!r} is not legal now"
+        return IllegalActionError(text, action.combo)
     if state.phase == PLAY and action.kind != Kind.PLAY:
         return IllegalActionError(
             f"seat {seat} must play a card to the trick: only the winner of a trick may "
@@ -84,3 +88,17 @@ def refusal(state: GameState, action: Action) -> IllegalActionError:
     reason = state.rules.declaring.refusal(state, seat, action)
     rule = RULE_OF_KIND.get(action.kind, "")
     return IllegalActionError(reason or f"{action_text(state, action)!r} is not legal now", rule)
+
+
+def _outside_table(state: GameState, action: Action) -> bool:
+    """Whether ``action`` declares a section of the variant that is no combination.
+
+    A plugin's option before a card (``declare carte_blanche``), whose refusal names
+    that section as its rule.
+    """
+    name = action.combo
+    return (
+        action.kind == Kind.DECLARE
+        and name in state.rules.data
+        and name not in state.rules.combo_names
+    )

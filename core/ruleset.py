@@ -32,6 +32,8 @@ from bezique.hooks import (
     NextDeclarer,
     Notify,
     PhaseChoicesOf,
+    PlayOption,
+    PlayOptions,
     ScoresOf,
     TableAction,
     TrickOwner,
@@ -122,6 +124,9 @@ class Ruleset:
         self.hand_question: HandQuestion | None = optional("bezique_hand_question")
         """None when no plugin implements it: play begins at once after the deal."""
         self.answer: Answer | None = optional("bezique_answer")
+        self.play_options: PlayOptions | None = optional("bezique_play_options")
+        """None when no plugin implements it: the seat to play may only play a card."""
+        self.play_option: PlayOption | None = optional("bezique_play_option")
         self.trick_winner: TrickWinner = hooks["bezique_trick_winner"]
         self.legal_plays: LegalPlays = hooks["bezique_legal_plays"]
         self.trick_scores: TrickScores = hooks["bezique_trick_scores"]
@@ -170,7 +175,7 @@ def ruleset_for(
         if not overrides:
             return Ruleset(variant)
         return Ruleset(load_variant(variant.origin, _merged(variant.overrides, overrides)))
-    if isinstance(variant, str) and _is_registered_name(variant):
+    if isinstance(variant, str) and is_variant_name(variant):
         return _registered_ruleset(variant, overrides)
     return Ruleset(load_variant(variant, overrides))
 
@@ -185,8 +190,11 @@ Registered variants do not change while the process runs; each distinct set of
 overrides is another ruleset, so at most :data:`MAX_CACHED_RULESETS` are kept."""
 
 
-def _is_registered_name(spec: str) -> bool:
-    """Whether ``spec`` names a registered variant rather than a file (as the loader reads it)."""
+def is_variant_name(spec: str) -> bool:
+    """Whether ``spec`` is a variant's name rather than a file's path (as the loader reads it).
+
+    A name is looked up among the registered variants only: no file it names is read.
+    """
     return not spec.endswith(".yaml") and "/" not in spec and "\\" not in spec
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bezique.actions import Action
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
-from bezique.pinned import pinned_ruleset
+from bezique.pinned import not_a_name, pinned_rules
 from bezique.ruleset import Ruleset, ruleset_for
 from bezique.state import DERIVED_KEYS, INPUT_KEYS, STATE_FORMAT, STATE_FORMAT_V1
 
@@ -200,11 +200,13 @@ def read_inputs(data: Mapping[str, Any], rules: str) -> Inputs:
     history = saved_history(data["history"])
     if not old:
         _check_pins(data)
+    if old and not_a_name(spec):
+        raise RecordError(f"{STATE}: {not_a_name(spec)}")
     try:
         if old:
             ruleset = ruleset_for(spec, overrides or None)
         else:
-            ruleset = pinned_ruleset(
+            ruleset, spec, overrides = pinned_rules(
                 spec,
                 overrides,
                 data["variant_data"],

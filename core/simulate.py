@@ -13,7 +13,6 @@ being played: the statistics are of the games finished, marked ``interrupted``.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
@@ -29,6 +28,7 @@ from bezique.errors import BeziqueError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.record import record_of
 from bezique.ruleset import Ruleset
+from bezique.safeio import write_output
 
 RECORD_FILE = re.compile(r"game-\d{4,}\.json")
 """The name of a record ``--save`` writes: ``game-0000.json``, ``game-0001.json``, ..."""
@@ -62,7 +62,7 @@ def prepare_save_folder(save_dir: str | Path, overwrite: bool = False) -> Path:
             f"{out}: the folder is not empty ({count}); save into a new or empty folder, "
             "or add --overwrite to replace an earlier run's records"
         )
-    others = [e.name for e in entries if not (e.is_file() and RECORD_FILE.fullmatch(e.name))]
+    others = [e.name for e in entries if not (_is_record(e) and RECORD_FILE.fullmatch(e.name))]
     if others:
         shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
         raise BeziqueError(
@@ -75,15 +75,20 @@ def prepare_save_folder(save_dir: str | Path, overwrite: bool = False) -> Path:
     return out
 
 
+def _is_record(entry: Path) -> bool:
+    """A regular file (never a link, which an earlier run does not write)."""
+    return entry.is_file() and not entry.is_symlink()
+
+
 def _write_record(folder: Path, number: int, state: GameState) -> None:
-    """Write one game's record whole: to a side file, then renamed into place."""
+    """Write one game's record whole, as every output file is (into the emptied folder).
+
+    Not synced to disk record by record: two disk flushes a game would make a long
+    run several times slower; a run killed still leaves only whole records.
+    """
     path = folder / f"game-{number:04d}.json"
-    part = folder / f".{path.name}.part"
-    try:
-        part.write_text(json.dumps(record_of(state), indent=1) + "\n", encoding="utf-8")
-        os.replace(part, path)
-    finally:
-        part.unlink(missing_ok=True)
+    text = json.dumps(record_of(state), indent=1) + "\n"
+    write_output(path, text, overwrite=False, sync=False)
 
 
 @contextmanager

@@ -14,9 +14,23 @@ rulebook example rather than as 64 cards::
 The other cards follow the named stock in a fixed order.  ``play_out`` applies
 a list of action texts, ``refuse`` asserts that an action is refused and changes
 nothing, ``check_invariants`` asserts what must hold after any
-action of any variant, ``random_conformance`` plays random games of a
-variant checking them after every action, and ``check_random_trick`` checks a
-plugin's compiled random trick against the card-by-card playout.
+action of any variant, and ``random_conformance`` plays random games of a
+variant checking them after every action.
+
+The random-simulation conformance of :mod:`bezique.conformance` is offered here too:
+``check_random_games`` plays seeded random games of a variant (refereed ones with
+irregularities reported at random) checking, at every action, the invariants, the
+legal actions listed without repeats, clones and saved copies against the state, the
+game's length against ``game_length_bound``, and that no seat's view shows a card it
+has not seen (``check_views``, ``SeenCards``); ``perft`` counts the legal actions some
+actions deep below a position, for a regression file.  A plugin author runs them over
+his own variant::
+
+    from bezique.testing import check_random_games
+
+    def test_random_games_conform() -> None:
+        check_random_games("eight-pack", games=2, seed=1)
+        check_random_games("eight-pack", games=2, seed=2, referee=True)
 """
 
 from __future__ import annotations
@@ -27,11 +41,48 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from bezique.conformance import (
+    TABLE_CLAIMS,
+    TABLE_REPORTS,
+    GameLength,
+    SeenCards,
+    check_invariants,
+    check_legal_actions,
+    check_random_games,
+    check_round_trip,
+    check_views,
+    game_length_bound,
+    note_table_action,
+    perft,
+    random_table_action,
+)
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.record import record_of, replay
 from bezique.ruleset import Ruleset
 from bezique.variant import Variant
+
+__all__ = [
+    "TABLE_CLAIMS",
+    "TABLE_REPORTS",
+    "GameLength",
+    "SeenCards",
+    "check_invariants",
+    "check_legal_actions",
+    "check_random_games",
+    "check_round_trip",
+    "check_views",
+    "game_length_bound",
+    "note_table_action",
+    "perft",
+    "play_out",
+    "points_by_rule",
+    "random_conformance",
+    "random_table_action",
+    "refuse",
+    "scenario",
+    "stacked_deck",
+]
 
 
 def stacked_deck(
@@ -150,73 +201,3 @@ def random_conformance(
             raise AssertionError(f"game {game_seed - 1}: its record replays differently")
         played += state.hand_no + 1
     return played
-
-
-def check_invariants(state: GameState) -> None:
-    """Assert what must hold after every action of any variant (for conformance tests).
-
-    Every physical card is in exactly one place; hand sizes are what the deal
-    and the draws make them; the scores equal the sum of the score events; a
-    game not over has a legal action.
-    """
-    places: list[int] = []
-    for hand in state.hands:
-        places.extend(hand)
-    for won in state.won:
-        places.extend(won)
-    places.extend(state.trick)
-    places.extend(state.stock)
-    if state.turn_up >= 0:
-        places.append(state.turn_up)
-    places.extend(state.extra_cards())
-    if sorted(places) != list(range(state.deck.size)):
-        counts = Counter(places)
-        wrong = sorted(c for c in range(state.deck.size) if counts[c] != 1)
-        raise AssertionError(f"cards not in exactly one place: {wrong[:8]}")
-    totals = [0] * len(state.scores)
-    for event in state.events:
-        totals[state.side_of[event.player]] += event.points
-    if totals != state.scores:
-        raise AssertionError(f"scores {state.scores} differ from their events {totals}")
-    if not state.is_over() and not state.legal_actions():
-        raise AssertionError("no legal action in a game that is not over")
-    _check_hand_sizes(state)
-    for seat, hand in enumerate(state.hands):
-        if not all(state.on_table[c] is False for c in state.won[seat]):
-            raise AssertionError("a card won in a trick lies on the table")
-        for card in hand:
-            if state.on_table[card] and not state.stock_left():
-                raise AssertionError("a card lies on the table after the stock is gone")
-
-
-def _check_hand_sizes(state: GameState) -> None:
-    """Between draws every hand is full; a card played to the trick is missing till the draw.
-
-    In the end-game every seat that plays the tricks loses a card a trick; when
-    only some seats play them (S0's duels), the cards in hand are those dealt
-    less those played since the stock ran out.
-    """
-    if state.is_over():
-        return
-    size = state.rules.data["deal"]["hand_size"]
-    played_in_trick = set(state.trick_seats)
-    if not state.stock_left() and len(state.trick_order) < state.players:
-        played = len(state.played) - _endgame_start(state) * state.players
-        held = sum(map(len, state.hands))
-        if held != size * state.players - played:
-            raise AssertionError(f"{held} cards in hand, {played} played in the end-game")
-        return
-    for seat, hand in enumerate(state.hands):
-        if state.stock_left():
-            expected = size - (seat in played_in_trick or state.phase == "turn")
-        else:
-            left = size - state.tricks_done + _endgame_start(state)
-            expected = left - (seat in played_in_trick)
-        if len(hand) != expected:
-            raise AssertionError(f"seat {seat} holds {len(hand)} cards, expected {expected}")
-
-
-def _endgame_start(state: GameState) -> int:
-    """The number of tricks played before the end-game began."""
-    dealt: int = state.rules.data["deal"]["hand_size"] * state.players
-    return (state.deck.size - dealt) // state.players

@@ -6,7 +6,8 @@ other than the core ones, a second document, deep nesting and too many values;
 :class:`Builder` turns the nodes into dicts, lists and scalars, recording where
 each value and key was written, and refuses duplicate keys, keys that are not
 text, merge keys, and scalars YAML 1.1 and YAML 1.2 would read differently
-(:func:`_surprise`).  Problems are kept as ``(line, column, message)``, 1-based.
+(:func:`_surprise`).  Problems are kept as ``(line, column, message)``, 1-based,
+and the places of the plain values refused (read as a stand-in) in ``refused``.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ class StrictLoader(yaml.SafeLoader):
         self.depth = 0
         self.nodes = 0
         self.problems: list[Problem] = []
+        self.refused: set[Position] = set()
+        """Where a plain value's tag was refused (the value is read as if untagged)."""
 
     def problem(self, mark: Any, message: str) -> None:
         """Record ``message`` at ``mark``."""
@@ -127,7 +130,7 @@ class StrictLoader(yaml.SafeLoader):
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         """Compose one node, refusing aliases, anchors, odd tags and deep nesting."""
         if self.check_event(AliasEvent):
-            return self._refuse_alias(self.next_event())
+            self._refuse_alias(self.next_event())
         event = self.coming_event()
         self._count_node(event)
         self._check_anchor_and_tag(event)
@@ -141,14 +144,15 @@ class StrictLoader(yaml.SafeLoader):
         finally:
             self.depth -= 1
 
-    def _refuse_alias(self, event: Event) -> Node:
+    def _refuse_alias(self, event: Event) -> NoReturn:
+        """Stop at the first alias: a file of a great many would take long to read through."""
         anchor = event.anchor if isinstance(event, NodeEvent) else None
         self.problem(
             event.start_mark,
             f"alias '*{anchor}' is not allowed; write the value out in full "
-            "(to share a whole variant, use 'extends:')",
+            "(to share a whole variant, use 'extends:'; stopped reading here)",
         )
-        return _placeholder(event)
+        raise StopReading
 
     def _check_anchor_and_tag(self, event: Event) -> None:
         if isinstance(event, NodeEvent) and event.anchor is not None:
@@ -166,6 +170,8 @@ class StrictLoader(yaml.SafeLoader):
                 "lists and mappings are (remove the tag)",
             )
             event.tag = None
+            if isinstance(event, ScalarEvent):
+                self.refused.add(mark_position(event.start_mark))
 
     def _count_node(self, event: Event) -> None:
         self.nodes += 1
@@ -183,11 +189,6 @@ class StrictLoader(yaml.SafeLoader):
         raise StopReading
 
 
-def _placeholder(event: Event) -> Node:
-    """Return a null node standing where a refused node was."""
-    return ScalarNode(_CORE + "null", "", event.start_mark, event.end_mark)  # type: ignore[arg-type]
-
-
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
@@ -198,6 +199,8 @@ class Builder:
     def __init__(self, loader: StrictLoader) -> None:
         self.loader = loader
         self.problems: list[Problem] = []
+        self.refused: set[Position] = set()
+        """Where a value was refused and another read in its place (see :meth:`_scalar`)."""
         self.value_marks: dict[JsonPath, Position] = {}
         self.key_marks: dict[JsonPath, Position] = {}
         self.collections: set[JsonPath] = set()
@@ -263,26 +266,39 @@ class Builder:
         return None
 
     def _scalar(self, node: Node) -> Any:
+        """The value of a scalar node, or, when it is refused, a stand-in for it.
+
+        The stand-in lets the rest of the file be checked: a value YAML 1.1 reads
+        otherwise than YAML 1.2 stands as YAML 1.1 reads it, any other refused value
+        as its text.  Its place is recorded in :attr:`refused`, so that nothing else
+        is said about the stand-in.
+        """
         if node.tag == _MERGE_TAG:
-            self.problem(node, "'<<' is only meaningful as a merge key, which is not allowed")
-            return None
+            return self._refuse(
+                node, "'<<' is only meaningful as a merge key, which is not allowed"
+            )
         if node.tag not in SCALAR_TAGS:
-            self.problem(node, f"tag {_short_tag(node.tag)} does not fit a plain value; remove it")
-            return None
+            return self._refuse(
+                node, f"tag {_short_tag(node.tag)} does not fit a plain value; remove it"
+            )
         try:
             value = self.loader.construct_object(node, deep=True)
         except (ValueError, KeyError, IndexError, TypeError, yaml.YAMLError):
-            self.problem(
+            return self._refuse(
                 node,
                 f"{_shorten(node.value)} cannot be read as {_short_tag(node.tag)}; "
                 "correct it, or make it text: quote it and drop any tag",
             )
-            return None
         surprise = _surprise(node.tag, str(node.value), value)
         if surprise:
-            self.problem(node, f"{_shorten(node.value)} {surprise}, or put it in quotes for text")
-            return None
+            self._refuse(node, f"{_shorten(node.value)} {surprise}, or put it in quotes for text")
         return value
+
+    def _refuse(self, node: Node, message: str) -> str:
+        """Record ``message`` at ``node``, refused; return its text to stand in for it."""
+        self.problem(node, message)
+        self.refused.add(mark_position(node.start_mark))
+        return str(node.value)
 
 
 def _surprise(tag: str, text: str, value: Any) -> str | None:

@@ -4,7 +4,8 @@ Variant files come from anyone, so this module reads them with PyYAML's safe
 scanner, parser and composer only, then builds the Python data itself from the
 node tree.  It refuses what a rules file never needs and an attacker might use:
 
-* anchors and aliases (no shared or exploding structures),
+* anchors and aliases (no shared or exploding structures; the first alias
+  stops the reading, so a file of a great many is refused at once),
 * duplicate keys, keys that are not strings, merge keys (``<<``),
 * tags other than the plain core ones (``!!str``, ``!!int``, ``!!float``,
   ``!!bool``, ``!!null``, ``!!map``, ``!!seq``),
@@ -21,7 +22,9 @@ leading zeros (``01000`` is octal 512), ``0b``/``0x`` numbers, ``_`` between
 digits, base-60 ``1:30``, ``.inf``/``.nan``, and ``yes``/``no``/``on``/``off``
 as booleans.  Quoted, any of them is text.  Every problem is a
 string ``FILE:LINE:COL: message`` (1-based); all the problems of a file are
-collected and raised together as one :class:`~bezique.errors.VariantError`.
+collected and raised together as one :class:`~bezique.errors.VariantError`
+(or, on request, kept with a document read whole, so that its schema can be
+checked in the same pass).
 The composer and the builder are :mod:`bezique.yamlnodes`'s.  The result, a
 :class:`YamlDocument`, maps a JSON path (a tuple of keys and list
 indices) back to the line and column where it was written.
@@ -37,6 +40,7 @@ from typing import Any
 import yaml
 
 from bezique.errors import VariantError
+from bezique.safeio import decode_text
 from bezique.yamlnodes import (
     ALLOWED_TAGS,
     SCALAR_TAGS,
@@ -89,6 +93,11 @@ class YamlDocument:
     collections: frozenset[JsonPath] = frozenset()
     size: int = 0
     """How many values (keys included) the document holds, as counted against the limit."""
+    problems: tuple[Problem, ...] = ()
+    """What was refused in a document read whole all the same (``keep_problems``), in file order."""
+    refused: frozenset[Position] = frozenset()
+    """Where a plain value was refused and a stand-in read in its place (see
+    :meth:`bezique.yamlnodes.Builder._scalar`): nothing more is to be said about it."""
 
     def has(self, path: JsonPath) -> bool:
         """Say whether this file itself wrote a value at ``path``."""
@@ -124,13 +133,19 @@ class YamlDocument:
 
 
 def parse_yaml_bytes(
-    raw: bytes, filename: str, *, max_nodes: int = MAX_NODES, too_many: str | None = None
+    raw: bytes,
+    filename: str,
+    *,
+    max_nodes: int = MAX_NODES,
+    too_many: str | None = None,
+    keep_problems: bool = False,
 ) -> YamlDocument:
     """Check the size and encoding of ``raw``, then parse it with :func:`parse_yaml`.
 
     ``raw`` may be one byte longer than :data:`MAX_BYTES` (read no more than that)
-    to tell that a file is too big.  ``max_nodes`` and ``too_many`` go to
-    :func:`parse_yaml`.  Raise :class:`VariantError` on any problem.
+    to tell that a file is too big.  ``max_nodes``, ``too_many`` and ``keep_problems``
+    go to :func:`parse_yaml`.  Raise :class:`VariantError` on any problem (but those
+    kept).
     """
     if len(raw) > MAX_BYTES:
         raise VariantError(
@@ -138,7 +153,7 @@ def parse_yaml_bytes(
             f"({MAX_BYTES} bytes), the most a variant file may be; split it or shorten it"
         )
     try:
-        text = raw.decode("utf-8-sig")
+        text = decode_text(raw)
     except UnicodeDecodeError as exc:
         before = raw[: exc.start].decode("utf-8", errors="replace")
         line, column = _position_in(before, len(before))
@@ -146,7 +161,9 @@ def parse_yaml_bytes(
             f"{filename}:{line}:{column}: byte 0x{raw[exc.start]:02x} is not UTF-8; "
             "save the file as UTF-8 text"
         ) from None
-    return parse_yaml(text, filename, max_nodes=max_nodes, too_many=too_many)
+    return parse_yaml(
+        text, filename, max_nodes=max_nodes, too_many=too_many, keep_problems=keep_problems
+    )
 
 
 def parse_yaml(
@@ -156,6 +173,7 @@ def parse_yaml(
     max_depth: int = MAX_DEPTH,
     max_nodes: int = MAX_NODES,
     too_many: str | None = None,
+    keep_problems: bool = False,
 ) -> YamlDocument:
     """Parse one YAML document from ``text`` into plain data with its positions.
 
@@ -163,7 +181,11 @@ def parse_yaml(
     passes ``max_nodes`` (at most :data:`MAX_NODES`), with the message
     ``too_many`` if given (a caller reading several files spends one budget on
     them).  Raise :class:`VariantError` listing every problem found (see the
-    module docstring for what is refused).
+    module docstring for what is refused).  With ``keep_problems``, a document
+    that could be read whole is returned all the same, its problems in
+    :attr:`YamlDocument.problems` (so that a caller can check the rest of the file
+    too) and the refused values' places in :attr:`YamlDocument.refused`; only what
+    stops the reading (a syntax error, a limit, an alias) is raised.
     """
     if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
         raise VariantError(
@@ -187,7 +209,7 @@ def parse_yaml(
     builder = Builder(loader)
     data = builder.build(root, ()) if root is not None else None
     problems = loader.problems + builder.problems
-    if problems:
+    if problems and not keep_problems:
         raise VariantError(_format(filename, problems))
     return YamlDocument(
         filename=filename,
@@ -196,6 +218,8 @@ def parse_yaml(
         key_marks=builder.key_marks,
         collections=frozenset(builder.collections),
         size=loader.nodes,
+        problems=tuple(sorted(problems)),
+        refused=frozenset(loader.refused | builder.refused),
     )
 
 
@@ -254,6 +278,7 @@ __all__ = [
     "SCALAR_TAGS",
     "JsonPath",
     "Position",
+    "Problem",
     "YamlDocument",
     "parse_yaml",
     "parse_yaml_bytes",

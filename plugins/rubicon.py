@@ -29,10 +29,11 @@ played away (the ``grand`` plugin).  What this plugin adds is the rest of the ga
 * **declaring** (:class:`RubiconDeclarations`): Grand's re-forming under F334's class
   rule read on each card's history, and WK-R's two readings as switches (R-C4, R-C5);
 * **carte blanche again** (``rubicon.carte_blanche: per_drawn_card``, WK-R, CM-R, PAR,
-  A19): a player who showed a carte blanche at the deal scores it again for each card he
-  draws that is not one of the carte blanche ranks, shown as it is drawn, until he draws
-  one; ``once`` is F334's reading (R-C1).  The first carte blanche is the ordinary
-  plugin's, at the deal.
+  A19): a player who announced a carte blanche at the deal, showing his hand, may
+  announce it again for each card he draws that is not one of the carte blanche ranks,
+  showing that card, before he plays his next card, until he draws one of them; ``once``
+  is F334's reading (R-C1).  The announcement, at the deal and again, is the ordinary
+  plugin's (:mod:`bezique.plugins.ordinary.carteblanche`): this plugin offers each card.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from bezique.actions import Kind, ScoreEvent
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
-from bezique.plugins.ordinary import Combination, tables
+from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables
 from bezique.state import DRAWN_GAME, PluginState
 from bezique.variant import load_fragment
 
@@ -72,7 +73,8 @@ class RubiconHand(PluginState):
     """What this plugin keeps for a hand (made at each deal)."""
 
     blank: list[bool]
-    """Per seat: a carte blanche shown at the deal, and no carte blanche rank drawn since."""
+    """Per seat: no carte blanche rank drawn since the deal (his carte blanche, if he
+    showed one, still runs)."""
     ever: dict[int, int]
     """For each card declared this hand, the highest level it has ever been declared at
     in each class (four bits a class, as ``state.levels``, but never lowered when a
@@ -81,6 +83,11 @@ class RubiconHand(PluginState):
     def copy(self) -> RubiconHand:
         """An independent copy."""
         return RubiconHand(list(self.blank), dict(self.ever))
+
+    def seen_by(self, seat: int) -> RubiconHand:
+        """What a card drawn by another seat ended is his to tell: his run shows as going on."""
+        blank = [mine if other == seat else True for other, mine in enumerate(self.blank)]
+        return RubiconHand(blank, dict(self.ever))
 
     def to_json(self) -> dict[str, Any]:
         """``{"rubicon": {"blank": [...], "ever": {"CARD": LEVELS, ...}}}``."""
@@ -102,25 +109,25 @@ def _repeats(data: dict[str, Any]) -> bool:
 
 @hookimpl
 def bezique_after_deal(state: GameState) -> None:
-    """Start the hand: nothing declared; whose carte blanche runs (hands with no barred rank)."""
-    blank = [False] * state.players
-    if _repeats(state.rules.data):
-        blank = [tables(state).blank(hand) for hand in state.hands]
-    state.set_plugin_state(_KEY, RubiconHand(blank, {}))
+    """Start the hand: nothing declared, no carte blanche rank drawn."""
+    state.set_plugin_state(_KEY, RubiconHand([True] * state.players, {}))
 
 
 @hookimpl
 def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreEvent]:
-    """A running carte blanche scores again for a drawn card that is not a barred rank."""
+    """A carte blanche shown at the deal is offered again for a drawn card of no barred rank.
+
+    A barred rank drawn ends it.  Nothing scores here: the holder announces the card
+    before his next one, or declines it by playing (the ordinary plugin's option).
+    """
     hand = rubicon_hand(state)
-    if not hand.blank[player]:
+    if not hand.blank[player] or not _repeats(state.rules.data):
         return []
     if not tables(state).blank((card,)):
         hand.blank[player] = False
-        return []
-    points = state.rules.data["carte_blanche"]["points"]
-    state.expose(card)  # shown to score
-    return [ScoreEvent(player, points, "carte_blanche.drawn", state.deck.card_text(card))]
+    elif shown_at_deal(state, player):
+        offer_drawn(state, player, card)
+    return []
 
 
 # ---------------------------------------------------------------------- declaring (R14, R-C4, R-C5)
@@ -155,7 +162,9 @@ class RubiconDeclarations(GrandDeclarations):
       marriage joins no sequence;
     * ``rubicon.repair_marriages: true`` (WK-R, R-C4): a marriage may be formed from
       cards already declared, without a card from the hand, when one of them has been
-      in a marriage.
+      in a marriage; and a king or queen of a marriage still whole may leave its
+      partner to marry a widowed card (one married before, whose partner has been
+      played away), which Grand's bigamy rule (A24) bars otherwise.
     """
 
     def form_refusal(
@@ -187,6 +196,37 @@ class RubiconDeclarations(GrandDeclarations):
                     "false; WK-R, R-C5)"
                 )
         return None
+
+    def class_levels(
+        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+    ) -> list[int]:
+        """The levels read, a married card taking a widow read as free in its class (WK-R).
+
+        Under ``repair_marriages`` a marriage of a widowed card (married before, no
+        marriage of it whole now: its partner was played away) with a card of a marriage
+        still whole takes that card from its partner: the rules read its level in the
+        class of marriages as nothing, so neither the class rule nor Grand's bigamy
+        rule (A24) holds it to the old marriage.
+        """
+        levels = super().class_levels(state, player, combo, cards)
+        if not self.takes_a_widow(state, combo, cards):
+            return levels
+        return [level & ~(15 << combo.shift) for level in levels]
+
+    def takes_a_widow(self, state: GameState, combo: Combination, cards: tuple[int, ...]) -> bool:
+        """Whether ``cards`` marry a widowed card under WK-R's re-pairing (R-C4)."""
+        if not (
+            state.rules.data["rubicon"]["repair_marriages"]
+            and _same_suit(combo)
+            and combo.size == 2
+        ):
+            return False
+        ever = rubicon_hand(state).ever
+        shift = combo.shift
+        return any(
+            (ever.get(card, 0) >> shift) & 15 and not (state.levels[card] >> shift) & 15
+            for card in cards
+        )
 
     def new_card_refusal(
         self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind

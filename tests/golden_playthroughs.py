@@ -33,6 +33,12 @@ from typing import Any
 from bezique.errors import BeziqueError
 from bezique.game import GameState, new_game
 from bezique.record import hand_summaries, record_of, replay
+from bezique.testing import (
+    TABLE_CLAIMS,
+    TABLE_REPORTS,
+    note_table_action,
+    random_table_action,
+)
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"
@@ -51,22 +57,9 @@ RECORD_KEYS = ("format", "variant", "overrides", "seed", "decks", "first_dealer"
 """What a stored game keeps of its record besides the actions (not the rules it carries: the
 files check play, not the layout of the variant's data)."""
 
-REPORTS = (
-    "irregular nine_cards {seat}",
-    "irregular drew_out_of_turn {seat}",
-    "irregular played_with_seven {seat}",
-    "irregular led_out_of_turn {seat}",
-    "irregular revoke {seat}",
-    "irregular drew_two {seat}",
-    "irregular dealt_too_few {seat} 1",
-    "irregular dealt_too_many {seat} 1",
-    "irregular dealt_too_many {seat} 1 unnoticed",
-    "irregular overdrew {seat}",
-    "irregular both_too_many",
-    "irregular exposed_card {card}",
-)
+REPORTS = TABLE_REPORTS
 """Reports tried at random in refereed games; the rules refuse those that do not fit."""
-CLAIMS = ("add", "deduct", "take_back", "complete", "new_deal", "play_on")
+CLAIMS = TABLE_CLAIMS
 """Options tried for a claim open after a report."""
 
 
@@ -109,18 +102,10 @@ def _referee_step(state: GameState, rng: random.Random, last: list[str]) -> bool
 
     ``last`` holds the name of the last report accepted, if any.
     """
-    if last and rng.random() < 0.6:
-        text = f"claim {last[0]} {rng.choice(CLAIMS)}"
-        if _try(state, text):
-            last.clear()
-            return True
-        return False
-    card = state.deck.card_text(rng.randrange(state.deck.size))
-    text = rng.choice(REPORTS).format(seat=rng.randrange(state.players), card=card)
-    if not _try(state, text):
-        return False
-    last[:] = [text.split()[1]]
-    return True
+    text = random_table_action(state, rng, last)
+    accepted = _try(state, text)
+    note_table_action(text, accepted, last)
+    return accepted
 
 
 def play_game(variant: str, seed: int, refereed: bool) -> tuple[GameState, list[str]]:

@@ -268,7 +268,13 @@ def test_simulate_unknown_variant(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "simulate", "--variant", "no-such-variant", "--games", "1")
     assert status == 1
     assert out == ""
-    assert err.startswith("bezique: unknown variant 'no-such-variant'")
+    assert err.startswith("bezique: no variant named 'no-such-variant'")
+
+
+def test_simulate_misspelt_variant_is_told_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "simulate", "--variant", "ordinery", "--games", "1")
+    assert (status, out) == (1, "")
+    assert err == "bezique: no variant named 'ordinery'; did you mean 'ordinary'?\n"
 
 
 def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -383,7 +383,7 @@ def test_ctrl_c_at_a_terminal_reports_the_games_finished(tmp_path: Path) -> None
     [
         (["eb1875"], "compare takes from 2 to 8 variants, not 1"),
         (["eb1875", "eb1875"], "variant eb1875 is named twice; name each variant once"),
-        (["eb1875", "nosuch"], "unknown variant 'nosuch'"),
+        (["eb1875", "nosuch"], "no variant named 'nosuch'"),
         (["eb1875", "ordinary", "--players", "nosuch"], "unknown player 'nosuch'"),
         (
             ["eb1875", "three-hand", "--players", "random,random"],

@@ -188,6 +188,22 @@ def test_the_widow_marries_again_once_her_king_is_played(suit: str, name: str, v
     assert points(state) == {name: 2 * value}
 
 
+def test_a_married_queen_may_not_leave_her_king_for_a_widower() -> None:
+    # Two royal marriages; one queen played away widows her king.  The other queen's
+    # king is unplayed: marrying her to the widower is bigamy (A24), whatever cards.
+    state = game(["KH", "QH", "KH", "QH", "7H", "8H", "9H", "7C", "8C"])
+    trick(state, "7H", "7S")
+    state.apply("declare royal_marriage KH QH")
+    state.apply("draw")
+    trick(state, "8H", "8S")
+    state.apply("declare royal_marriage KH QH")
+    state.apply("draw")
+    trick(state, "QH*", "9S")
+    message = refuse(state, "declare royal_marriage KH* QH*")
+    assert "bigamy" in message and "A24" in message
+    assert not declarations(state)
+
+
 def test_a_queen_left_from_a_broken_sequence_is_no_widow() -> None:
     # Sequence declared; its ace played away.  The queen's king is still unplayed, so
     # she may not marry the second king (A24); once that king is played she may.

@@ -12,7 +12,7 @@ import pytest
 
 from bezique.errors import VariantError
 from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant, loader
-from bezique.yamlsafe import MAX_NODES, MAX_PROBLEMS, parse_yaml
+from bezique.yamlsafe import MAX_BYTES, MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
@@ -162,6 +162,18 @@ def test_the_values_of_a_whole_chain_are_bounded(
     assert took < 60
 
 
+def test_a_file_of_aliases_is_refused_at_the_first(tmp_path: Path) -> None:
+    """As many aliases as a file may hold (about 87,000) are not read one by one."""
+    body = "a: &a 1\nl: [" + ",".join(["*a"] * (MAX_BYTES // 3 - 100)) + "]\n"
+    path = house(tmp_path, body)
+    assert os.path.getsize(path) <= MAX_BYTES
+    assert problems(path) == [
+        f"{path}:4:4: anchor '&a' is not allowed; remove it and write values out in full",
+        f"{path}:5:5: alias '*a' is not allowed; write the value out in full (to share a "
+        "whole variant, use 'extends:'; stopped reading here)",
+    ]
+
+
 # --------------------------------------------------------------------------- YAML 1.1 surprises
 
 
@@ -256,9 +268,54 @@ def test_plain_numbers_booleans_and_quoted_text_read_as_before(text: str, value:
 
 
 def test_every_surprise_in_a_file_is_listed(tmp_path: Path) -> None:
-    path = house(tmp_path, "game:\n  target: 01000\nplayers: 0b10\nbrisques:\n  enabled: on\n")
+    path = house(tmp_path, "game:\n  target: 01000\nplayers: 0b10\ncarte_blanche:\n  enabled: on\n")
     found = problems(path)
     assert [p.split(": ")[0] for p in found] == [f"{path}:5:11", f"{path}:6:10", f"{path}:8:12"]
+
+
+def test_a_surprise_and_the_schema_errors_of_a_file_are_reported_together(
+    tmp_path: Path,
+) -> None:
+    path = house(tmp_path, "brisques:\n  timeing: end_of_hand\ngame:\n  target: -5\nplayers: no\n")
+    assert problems(path) == [
+        f"{path}:5:3: brisques.timeing: unknown key 'timeing'; did you mean 'timing'? the keys "
+        "allowed here are: points, ranks, source, timing",
+        f"{path}:7:11: game.target: must be at least 1 (it is -5)",
+        f"{path}:8:10: 'no' is read as false by YAML 1.1 but as text by YAML 1.2; write true or "
+        "false, or put it in quotes for text",
+    ]
+
+
+def test_a_refused_value_is_not_judged_again_by_the_schema(tmp_path: Path) -> None:
+    """The stand-in read for a surprise (false, for 'no') is a wrong type: not said twice."""
+    path = house(tmp_path, "players: no\ntitle: !!binary aGk=\n")
+    assert problems(path) == [
+        f"{path}:4:10: 'no' is read as false by YAML 1.1 but as text by YAML 1.2; write true or "
+        "false, or put it in quotes for text",
+        f"{path}:5:8: tag !!binary is not allowed; only plain values, lists and mappings are "
+        "(remove the tag)",
+    ]
+
+
+def test_validate_reports_the_surprises_schema_and_sense_problems_in_file_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bezique.cli import main
+
+    path = house(
+        tmp_path,
+        "players: 3\ngame:\n  target: 0x10\nbrisques:\n  timing: at_the_end\n",
+    )
+    assert main(["validate", path]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{path}:4:10: players: 3 hands of 8 cards leave 40 of the 64 cards to draw (the "
+        "turn-up included), which do not go round 3 players one card each a trick; make the "
+        "cards left a multiple of 3 (deal.hand_size, cards.packs, players)",
+        f"{path}:6:11: '0x10' is the hexadecimal number 16; write the number in plain decimal "
+        "digits (16), or put it in quotes for text",
+        f"{path}:8:11: brisques.timing: 'at_the_end' is not allowed; use one of: immediate, "
+        "end_of_hand, settlement",
+    ]
 
 
 # --------------------------------------------------------------------------- the ruleset cache

@@ -1,4 +1,4 @@
-"""bezique.parallel: results in the plan's order, a dead worker named, SIGTERM ends the workers."""
+"""bezique.parallel: results in the plan's order, a dead worker named, a signal ends the workers."""
 
 from __future__ import annotations
 
@@ -65,19 +65,31 @@ if __name__ == "__main__":
 """
 
 
-def test_sigterm_to_the_main_process_ends_its_workers(tmp_path: Path) -> None:
+def _default_signals() -> None:
+    """In the child: Ctrl-C and SIGTERM as at a shell, whatever the test process inherited."""
+    for number in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_to_the_main_process_ends_its_workers(tmp_path: Path, number: int) -> None:
     script = tmp_path / "sleeper.py"
     script.write_text(_SLEEPER)
     pids = tmp_path / "pids"
     pids.mkdir()
-    main = subprocess.Popen([sys.executable, str(script), str(pids)], stderr=subprocess.PIPE)
+    main = subprocess.Popen(
+        [sys.executable, str(script), str(pids)],
+        stderr=subprocess.PIPE,
+        preexec_fn=_default_signals,
+    )
     deadline = time.monotonic() + 60
     while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
     workers = [int(path.name) for path in pids.iterdir()]
     assert len(workers) == 2
-    main.send_signal(signal.SIGTERM)
-    main.communicate(timeout=30)
+    main.send_signal(number)
+    main.communicate(timeout=30)  # (the workers sleep 120 s: they are ended, not awaited)
     assert main.returncode != 0
     for pid in workers:  # (the workers were the main process's children: reaped with it)
         assert not _alive(pid), f"worker {pid} still runs after the main process ended"

@@ -255,11 +255,11 @@ def game_at(tmp_path: Path, seed: int = 3) -> Game:
     return Game(state, 0, ["human", "random"], tmp_path / "g.json")
 
 
-def test_a_new_game_never_writes_over_a_file(tmp_path: Path) -> None:
+def test_a_new_game_never_writes_over_a_file_unasked(tmp_path: Path) -> None:
     taken = tmp_path / "mine.json"
     taken.write_text("my notes", encoding="utf-8")
     with pytest.raises(
-        BeziqueError, match=re.escape("mine.json exists: give another file with --save")
+        BeziqueError, match=re.escape("mine.json: exists; give another file with --save")
     ):
         run(Options(against="random", save=str(taken)), io.StringIO(""), io.StringIO())
     assert taken.read_text(encoding="utf-8") == "my notes"
@@ -273,6 +273,37 @@ def test_the_end_of_input_saves_the_record(tmp_path: Path) -> None:
     assert record["headers"] == {"players": ["human", "random"]}
     assert len(record["actions"]) == 3  # the lead, our card, the next lead
     assert "\x1b" not in out.getvalue()  # not a terminal: plain text
+
+
+def test_a_house_rule_game_resumes_on_another_machine_without_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, away = tmp_path / "home", tmp_path / "away"
+    home.mkdir()
+    away.mkdir()
+    (home / "club.yaml").write_text(
+        "name: club\nsummary: Ours.\nextends: ordinary\ngame:\n  target: 700\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(home)
+    options = Options(variant="club.yaml", against="random", seed=3, save="g.json")
+    assert run(options, io.StringIO("1\n"), io.StringIO()) == 0
+    record = json.loads((home / "g.json").read_text(encoding="utf-8"))
+    assert (record["variant"], record["overrides"]) == (
+        "ordinary",
+        {"name": "club", "summary": "Ours.", "game": {"target": 700}},
+    )
+    # Copied to another machine (by an editor that starts the file with a byte order mark).
+    text = (home / "g.json").read_text(encoding="utf-8")
+    (away / "g.json").write_text("\ufeff" + text, encoding="utf-8")
+    monkeypatch.chdir(away)
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert run(Options(resume="g.json"), io.StringIO("1\n"), out) == 0
+    assert err.getvalue() == ""  # no note: the rules are those of ordinary and the overrides
+    assert out.getvalue().startswith("bezique play: club, seed 3; you are seat 0")
+    again = json.loads((away / "g.json").read_text(encoding="utf-8"))
+    assert len(again["actions"]) > len(record["actions"])
+    assert again["variant_data"] == record["variant_data"]
 
 
 def test_resume_takes_the_seats_from_the_record(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 from bezique.game import from_json, new_game
 from bezique.plugins.grand import GrandRecord, record
 from bezique.plugins.ordinary import OrdinaryHand, announced, blocked, sevens_scored
+from bezique.plugins.ordinary.hand import NOT_DRAWN
 from bezique.plugins.polish import PolishHand, hand
 from bezique.state import PluginState
 from bezique.testing import play_out, scenario
@@ -63,7 +64,8 @@ def test_a_seven_turned_up_is_kept_as_scored() -> None:
         ],
         turn_up="7H",
     )
-    assert game.plugin_state("ordinary", OrdinaryHand) == OrdinaryHand([game.turn_up], [[], []])
+    dealt = OrdinaryHand([game.turn_up], [[], []], [False, False], [NOT_DRAWN, NOT_DRAWN])
+    assert game.plugin_state("ordinary", OrdinaryHand) == dealt
     assert sevens_scored(game) == [game.turn_up]
     assert game.to_json()["extra"] == {"sevens_scored": [game.turn_up], "pending": [[], []]}
 

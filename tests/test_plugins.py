@@ -283,7 +283,7 @@ def test_an_unknown_variant_names_the_broken_plugins(site: Site) -> None:
     with pytest.raises(VariantError) as caught:
         load_variant("shipped-nowhere")
     [problem] = caught.value.problems
-    assert problem.startswith("unknown variant 'shipped-nowhere'; known variants: ")
+    assert problem.startswith("no variant named 'shipped-nowhere'; `bezique variants` lists them")
     assert f"(plugin {name!r} could not be loaded, and any variant it offers is missing)" in problem
 
 
@@ -478,6 +478,21 @@ def test_listing_names_problem_files_and_lists_the_rest(
     assert "ordinary " in out and "badyaml" not in out
     [line] = err.splitlines()
     assert line.startswith("bezique: builtin/badyaml.yaml:")
+
+
+def test_listing_names_a_file_whose_yaml_reading_refused_a_value(
+    site: Site, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = GOOD.replace("{variant}", "octal")
+    body = "name: octal\nsummary: x\nextends: ordinary\ngame:\n  target: 01000\n"
+    site.install("octal-dist", {"fake_octal.py": text, "octal.yaml": body}, {"octal": "fake_octal"})
+    status, out, err = run(capsys, "variants")
+    assert status == 1
+    assert "ordinary " in out and "octal" not in out
+    assert err == (
+        "bezique: builtin/octal.yaml:5:11: '01000' is read as the octal number 512 by YAML 1.1 "
+        "but as 1000 by YAML 1.2; write 1000 (no leading zeros), or put it in quotes for text\n"
+    )
 
 
 def test_plugin_problem_of_a_working_and_an_unknown_plugin() -> None:

@@ -166,24 +166,78 @@ def test_first_marriage_allows_quartets_before_trumps() -> None:
 CARTE = ["AS", "TS", "9S", "8H", "7H", "AD", "9D", "7C"]
 
 
-def test_carte_blanche_scores_when_dealt() -> None:
+ANNOUNCE = "declare carte_blanche"
+
+
+def blanche(state: GameState, seat: int) -> dict[str, int]:
+    """The carte blanche points by rule of ``seat``."""
+    return {r: p for r, p in points_by_rule(state, seat).items() if r.startswith("carte_blanche")}
+
+
+def test_carte_blanche_is_announced_at_the_holders_choice_before_his_first_card() -> None:
     state = game("house-carte-blanche", [CARTE, JUNK])
-    assert points_by_rule(state, 0) == {"carte_blanche": 50}
-    assert points_by_rule(state, 1) == {"carte_blanche": 50}  # JUNK has no court card either
+    assert state.scores == [0, 0] and state.exposed == 0  # nothing of itself
+    leader = state.to_act
+    assert ANNOUNCE in legal(state)
+    state.apply(ANNOUNCE)
+    assert leader == 1 and blanche(state, 1) == {"carte_blanche": 50}
+    assert bin(state.exposed).count("1") == 8  # his whole hand shown
+    state.apply(next(a for a in state.legal_actions() if a.kind == 0))  # his lead
+    other = state.to_act
+    assert ANNOUNCE in legal(state)  # JUNK has no court card either; he declines it
+    state.apply(next(a for a in state.legal_actions() if a.kind == 0))
+    assert blanche(state, other) == {} and bin(state.exposed).count("1") == 8
     with_court = [*CARTE[:-1], "KC"]
     state = game("house-carte-blanche", [with_court, [*JUNK[:-1], "QC"]])
-    assert state.scores == [0, 0]
+    assert ANNOUNCE not in legal(state)
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche" and "seat 1 holds QC" in str(error)
 
 
 def test_carte_blanche_s4_reading() -> None:
-    # S4: no A, T, K, Q or J, 50 from the opponent (A18).
+    # S4: no A, T, K, Q or J, 50 from the opponent (A18): only seat 1's hand is blank.
     s4 = {"carte_blanche": {"ranks": ["A", "T", "K", "Q", "J"], "from_opponent": True}}
     state = game("house-carte-blanche", [CARTE, JUNK], overrides=s4)
+    assert state.to_act == 1
+    state.apply(ANNOUNCE)
     assert state.scores == [-50, 50]
+    assert blanche(state, 0) == {"carte_blanche.from_opponent": -50}
+    state.apply(next(a for a in state.legal_actions() if a.kind == 0))
+    assert state.to_act == 0 and ANNOUNCE not in legal(state)  # aces and tens spoil it
+    assert "without a card of the ranks A, T, K, Q, J" in str(refuse(state, ANNOUNCE))
+
+
+def test_carte_blanche_in_three_hands_each_holder_before_his_own_first_card() -> None:
+    three = scenario(
+        "three-hand",
+        hands=[CARTE, JUNK, ["AC", "TC", "9C", "8C", "7D", "AH", "TH", "9H"]],
+        turn_up="KH",
+        stock=[],
+        overrides={"carte_blanche": {"enabled": True}},
+    )
+    order = []
+    while len(three.trick) < 3 and three.tricks_done == 0:
+        seat = three.to_act
+        assert ANNOUNCE in legal(three)
+        three.apply(ANNOUNCE)
+        order.append(seat)
+        three.apply(next(a for a in three.legal_actions() if a.kind == 0))
+    assert sorted(order) == [0, 1, 2]
+    assert all(blanche(three, seat) == {"carte_blanche": 50} for seat in range(3))
+    # Taken from the opponent is S4's two-hand reading: refused with more players.
+    with pytest.raises(Exception, match="from_opponent"):
+        scenario(
+            "three-hand",
+            hands=[CARTE, JUNK, JUNK],
+            overrides={"carte_blanche": {"enabled": True, "from_opponent": True}},
+        )
 
 
 def test_carte_blanche_off_in_ordinary() -> None:
-    assert game("ordinary", [CARTE, JUNK]).scores == [0, 0]
+    state = game("ordinary", [CARTE, JUNK])
+    assert ANNOUNCE not in legal(state) and state.scores == [0, 0]
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche" and "no carte blanche" in str(error)
 
 
 # ---------------------------------------------------------------------- seven on play

@@ -31,6 +31,7 @@ from bezique.record import (
     check_record,
     hand_summaries,
     load_record,
+    parse_record,
     record_of,
     record_schema,
     replay,
@@ -92,6 +93,21 @@ def test_record_file_round_trip(
     loaded = load_record(path)
     assert loaded == record
     assert replay(loaded, str(path)).to_json() == one_hand.to_json()
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, record: dict[str, Any], one_hand: GameState
+) -> None:
+    # Some editors (Notepad among them) start a UTF-8 file with the mark U+FEFF.
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(record, indent=1).encode("utf-8"))
+    loaded = load_record(path)
+    assert loaded == record
+    assert replay(loaded, str(path)).to_json() == one_hand.to_json()
+    assert parse_record("\ufeff" + json.dumps(record)) == record
+    # Only one mark, at the start: a second one is not JSON.
+    path.write_bytes(b"\xef\xbb\xbf" * 2 + json.dumps(record).encode("utf-8"))
+    assert load_error(path).startswith(f"{path}:1:1: not JSON")
 
 
 def test_record_of_a_finished_game_replays() -> None:
@@ -349,8 +365,8 @@ PINNED_KEYS = ("bezique", "variant_digest", "variant_data", "headers")
 @pytest.mark.parametrize(
     ("change", "words"),
     [
-        ({"variant": "no-such-variant"}, "unknown variant 'no-such-variant'"),
-        ({"variant": "missing/file.yaml"}, "missing/file.yaml: cannot read the file"),
+        ({"variant": "no-such-variant"}, "no variant named 'no-such-variant'"),
+        ({"variant": "missing/file.yaml"}, "'missing/file.yaml' is a file's path, not a"),
         ({"overrides": {"game": {"target": "lots"}}}, "game.target: must be a whole number"),
         ({"overrides": {"nonsense": 1}}, "nonsense: unknown key 'nonsense'"),
         ({"decks": [["AS"] * 64]}, "stacked deck"),
@@ -401,6 +417,15 @@ def club_game(folder: Path, monkeypatch: pytest.MonkeyPatch, hands: int | None =
     return state
 
 
+CLUB_OVERRIDES = {
+    "name": "club-rules",
+    "summary": "Our club's bezique.",
+    "brisques": {"timing": "end_of_hand"},
+    "game": {"target": 1500},
+}
+"""What the club's file changes of ordinary: a record of its game names ordinary with these."""
+
+
 def test_record_carries_the_merged_rules_their_digest_and_the_version(
     record: dict[str, Any], one_hand: GameState
 ) -> None:
@@ -415,32 +440,112 @@ def test_record_carries_the_merged_rules_their_digest_and_the_version(
     assert "headers" not in record
 
 
-def test_house_rule_record_replays_in_another_folder_without_its_file(
+def test_a_house_rule_game_is_recorded_as_its_base_and_replays_without_its_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "made").mkdir()
     (tmp_path / "elsewhere").mkdir()
     state = club_game(tmp_path / "made", monkeypatch)
     data = record_of(state)
-    assert data["variant"] == "club.yaml"
-    assert data["variant_data"]["game"]["target"] == 1500
+    assert (data["variant"], data["overrides"]) == ("ordinary", CLUB_OVERRIDES)
+    assert data["variant_data"] == state.rules.variant.data
+    assert data["variant_data"]["name"] == "club-rules"
     path = write(tmp_path / "elsewhere", data)
     monkeypatch.chdir(tmp_path / "elsewhere")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for policy in POLICIES:
+            rebuilt = replay(load_record(path), str(path), rules=policy)
+            assert rebuilt.to_json() == state.to_json()
+            assert rebuilt.rules.variant.name == "club-rules"
+            assert record_of(rebuilt) == data
+
+
+def test_a_house_rule_extending_a_sibling_is_recorded_as_the_registered_base(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "base.yaml").write_text(
+        "name: base\nsummary: Ours.\nextends: three-hand\ngame:\n  target: 2500\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "top.yaml").write_text(
+        "name: top\nsummary: Ours too.\nextends: base.yaml\ntrumps:\n  source: null\n",
+        encoding="utf-8",
+    )
+    changes = {"brisques": {"timing": "end_of_hand"}}
+    state = new_game(tmp_path / "top.yaml", seed=3, overrides=changes)
+    data = record_of(state)
+    assert data["variant"] == "three-hand"
+    assert data["overrides"] == {
+        "name": "top",
+        "summary": "Ours too.",
+        "game": {"target": 2500},
+        "trumps": {"source": None},
+        "brisques": {"timing": "end_of_hand"},
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert replay(data).rules.variant.data == state.rules.variant.data
+
+
+def test_a_house_rule_that_extends_nothing_is_recorded_by_a_registered_variant(
+    tmp_path: Path,
+) -> None:
+    whole = ruleset_for("ordinary").variant.data
+    whole = {**whole, "name": "parlour", "game": {**whole["game"], "target": 1200}}
+    (tmp_path / "parlour.yaml").write_text(json.dumps(whole), encoding="utf-8")
+    state = new_game(tmp_path / "parlour.yaml", seed=3)
+    data = record_of(state)
+    assert data["variant"] == "ordinary"  # the variant of its plugin
+    assert data["overrides"] == {"name": "parlour", "game": {"target": 1200}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert replay(data, "game.json").to_json() == state.to_json()
+
+
+def test_a_record_that_names_a_file_replays_by_its_rules_and_never_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Records written before names their house-rule file by its path as typed.
+    state = club_game(tmp_path, monkeypatch)
+    old = {**record_of(state), "variant": "club.yaml", "overrides": {}}
+    (tmp_path / "club.yaml").write_text("this is not read", encoding="utf-8")
     with pytest.warns(RulesWarning) as caught:
-        rebuilt = replay(load_record(path), str(path))
+        rebuilt = replay(old, "game.json")
     assert [str(w.message) for w in caught] == [
-        f"{path}: the variant 'club.yaml' cannot be loaded here (club.yaml: cannot read the "
-        f"file: No such file or directory); replaying with the rules recorded "
-        f"({data['variant_digest'][:19]}...)"
+        "game.json: the variant 'club.yaml' cannot be loaded here (it is a file's path, and a "
+        "record names its variant by registered name: the file is not read); replaying with "
+        f"the rules recorded ({old['variant_digest'][:19]}...)"
     ]
-    assert rebuilt.rules.data["game"]["target"] == 1500
-    assert rebuilt.rules.data["brisques"]["timing"] == "end_of_hand"
     assert rebuilt.to_json() == state.to_json()
-    assert record_of(rebuilt) == data
+    assert record_of(rebuilt) == record_of(state)  # written again, by the registered base
     with pytest.raises(RecordError, match="its rules cannot be checked"):
-        replay(data, str(path), rules="strict")
+        replay(old, "game.json", rules="strict")
     with pytest.raises(RecordError, match="cannot be loaded here"):
-        replay(data, str(path), rules="current")
+        replay(old, "game.json", rules="current")
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "/etc/hostname.yaml", "../club.yaml", "C:\\x"])
+def test_a_path_is_never_read_nor_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: dict[str, Any], path: str
+) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for named in (path, str(secret)):
+        with pytest.warns(RulesWarning) as caught:
+            replay({**record, "variant": named}, "game.json")
+        assert "the file is not read" in str(caught[0].message)
+        short = {k: v for k, v in record.items() if k != "variant_data"}
+        with pytest.warns(DeprecationWarning):
+            old = str(replay_error({**as_v1(record), "variant": named}))
+        messages = [str(replay_error({**short, "variant": named})), old]
+        assert messages[1] == (
+            f"game.json: variant: {named!r} is a file's path, not a registered variant name; a "
+            "record names its variant by registered name and the file is not read, and this "
+            "one carries no rules (variant_data) to replay by"
+        )
+        assert all("root:" not in message for message in messages)
 
 
 def test_unchanged_house_rule_replays_without_a_word(
@@ -453,34 +558,38 @@ def test_unchanged_house_rule_replays_without_a_word(
             assert replay(record_of(state), rules=policy).to_json() == state.to_json()
 
 
-def test_edited_house_rule_is_told_and_the_recorded_rules_replay(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    state = club_game(tmp_path, monkeypatch, hands=None)
-    assert state.is_over() and max(state.scores) >= 1500
-    data = record_of(state)
-    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1000"), encoding="utf-8")
+def recorded_before_a_change(changes: dict[str, Any], hands: int | None = 2) -> dict[str, Any]:
+    """A record of ordinary as written when ordinary's rules were ``changes`` merged over it.
+
+    (The game is played by those rules; its record then names ordinary without overrides.)
+    """
+    state = new_game("ordinary", overrides=changes, seed=5)
+    state.playout(random.Random(5), hands=hands)
+    return {**record_of(state), "overrides": {}}
+
+
+def test_rules_changed_since_are_told_and_the_recorded_rules_replay() -> None:
+    data = recorded_before_a_change({"game": {"target": 1500}}, hands=None)
     with pytest.warns(RulesWarning) as caught:
         rebuilt = replay(data, "game.json")
     (message,) = [str(w.message) for w in caught]
     assert message.startswith(
-        "game.json: the variant 'club.yaml' now merges to different rules than those recorded "
+        "game.json: the variant 'ordinary' now merges to different rules than those recorded "
         "(game.target: 1500 recorded, 1000 now; recorded sha256:"
     )
     assert message.endswith("; replaying with the rules recorded")
-    assert rebuilt.to_json() == state.to_json()
-    assert rebuilt.scores == state.scores and rebuilt.winner == state.winner
+    assert rebuilt.is_over() and max(rebuilt.scores) >= 1500
+    assert rebuilt.rules.target == 1500
+    assert (rebuilt.variant_spec, rebuilt.overrides) == ("ordinary", {})
 
 
-def test_edited_house_rule_strict_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    state = club_game(tmp_path, monkeypatch)
-    data = record_of(state)
-    (tmp_path / "club.yaml").write_text(CLUB.replace("end_of_hand", "immediate"), encoding="utf-8")
+def test_rules_changed_since_strict_refuses() -> None:
+    data = recorded_before_a_change({"brisques": {"timing": "end_of_hand"}})
     with pytest.raises(RecordError) as info:
         replay(data, "game.json", rules="strict")
     message = str(info.value)
     assert message.startswith(
-        "game.json: the variant 'club.yaml' now merges to different rules than those recorded "
+        "game.json: the variant 'ordinary' now merges to different rules than those recorded "
         "(brisques.timing: 'end_of_hand' recorded, 'immediate' now; recorded sha256:"
     )
     assert message.endswith(
@@ -489,12 +598,9 @@ def test_edited_house_rule_strict_refuses(tmp_path: Path, monkeypatch: pytest.Mo
     )
 
 
-def test_edited_house_rule_current_plays_the_rules_as_they_are_now(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    state = club_game(tmp_path, monkeypatch, hands=None)
-    data = record_of(state)
-    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1000"), encoding="utf-8")
+def test_rules_changed_since_current_plays_the_rules_as_they_are_now() -> None:
+    data = recorded_before_a_change({"game": {"target": 1500}}, hands=None)
+    state = replay({**data, "overrides": {"game": {"target": 1500}}})
     # Under the rules as they are now the game ends at 1000, before the record does.
     ends = next(i for i in range(len(state.history)) if _score_after(state, i) >= 1000)
     with pytest.warns(RulesWarning, match="replaying with the variant as it is now"):
@@ -708,19 +814,15 @@ def test_a_record_pinned_by_its_digest_alone_replays_where_the_rules_are_the_sam
             assert replay(short, rules=policy).to_json() == state.to_json()
 
 
-def test_a_record_pinned_by_its_digest_alone_cannot_replay_rules_changed_since(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    state = club_game(tmp_path, monkeypatch)
-    data = record_of(state)
+def test_a_record_pinned_by_its_digest_alone_cannot_replay_rules_changed_since() -> None:
+    data = recorded_before_a_change({"brisques": {"timing": "end_of_hand"}})
     short = {k: v for k, v in data.items() if k != "variant_data"}
-    (tmp_path / "club.yaml").write_text(CLUB.replace("end_of_hand", "immediate"), encoding="utf-8")
-    now = record_of(new_game("club.yaml", seed=1))["variant_digest"]
+    now = record_of(new_game("ordinary", seed=1))["variant_digest"]
     for policy in ("recorded", "strict"):
         with pytest.raises(RecordError) as info:
             replay(short, "game.json", rules=policy)
         assert str(info.value) == (
-            "game.json: the variant 'club.yaml' now merges to different rules than those "
+            "game.json: the variant 'ordinary' now merges to different rules than those "
             f"recorded (recorded {data['variant_digest'][:19]}..., now {now[:19]}...), and the "
             "record carries only their digest, not the rules (variant_data); the rules "
             "'current' replay it by the variant as it is now"
@@ -728,9 +830,8 @@ def test_a_record_pinned_by_its_digest_alone_cannot_replay_rules_changed_since(
     with pytest.warns(RulesWarning, match="replaying with the variant as it is now"):
         rebuilt = replay(short, "game.json", rules="current")
     assert rebuilt.rules.data["brisques"]["timing"] == "immediate"
-    (tmp_path / "club.yaml").unlink()
     with pytest.raises(RecordError, match="pins its rules by variant_digest without carrying"):
-        replay(short, "game.json", rules="current")
+        replay({**short, "variant": "club.yaml"}, "game.json", rules="current")
 
 
 # --------------------------------------------------------------------------- hostile files
@@ -899,7 +1000,7 @@ def _unblock(fifo: Path) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
-def test_a_record_naming_a_fifo_as_its_variant_is_refused(
+def test_a_record_naming_a_fifo_as_its_variant_never_opens_it(
     tmp_path: Path, record: dict[str, Any]
 ) -> None:
     fifo = tmp_path / "rules.yaml"
@@ -913,10 +1014,8 @@ def test_a_record_naming_a_fifo_as_its_variant_is_refused(
     finally:
         _unblock(fifo)
     assert isinstance(error, RecordError)
-    assert str(error) == (
-        f"game.json: {fifo}: cannot read the file: a FIFO (named pipe), not a regular file"
-    )
-    assert "a FIFO (named pipe), not a regular file" in str(caught[0].message)
+    assert str(error).startswith(f"game.json: variant: {str(fifo)!r} is a file's path")
+    assert "the file is not read" in str(caught[0].message)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
@@ -936,28 +1035,24 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_cli_replay_tells_of_changed_rules_and_can_refuse(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    state = club_game(tmp_path, monkeypatch)
-    path = write(tmp_path, record_of(state))
-    (tmp_path / "club.yaml").write_text(CLUB.replace("1500", "1200"), encoding="utf-8")
+    data = recorded_before_a_change({"game": {"target": 1200}})
+    path = write(tmp_path, data)
     status, out, err = cli(capsys, "replay", str(path))
     assert status == 0
-    assert out.splitlines()[0] == f"variant club-rules: {len(state.history)} actions replayed"
+    assert out.splitlines()[0] == f"variant ordinary: {len(data['actions'])} actions replayed"
     assert err.startswith(
-        f"bezique: note: {path}: the variant 'club.yaml' now merges to different rules than "
-        "those recorded (game.target: 1500 recorded, 1200 now; recorded sha256:"
+        f"bezique: note: {path}: the variant 'ordinary' now merges to different rules than "
+        "those recorded (game.target: 1200 recorded, 1000 now; recorded sha256:"
     )
     status, out, err = cli(capsys, "replay", str(path), "--rules", "strict")
     assert status == 1 and out == ""
-    assert err.startswith(f"bezique: {path}: the variant 'club.yaml' now merges to different")
+    assert err.startswith(f"bezique: {path}: the variant 'ordinary' now merges to different")
     status, out, _ = cli(capsys, "replay", str(path), "--json")
     result = json.loads(out)
-    assert result["notes"][0].startswith(f"{path}: the variant 'club.yaml' now merges")
-    assert result["rules"] == {
-        "digest": record_of(state)["variant_digest"],
-        "recorded_with": __version__,
-    }
+    assert result["notes"][0].startswith(f"{path}: the variant 'ordinary' now merges")
+    assert result["rules"] == {"digest": data["variant_digest"], "recorded_with": __version__}
 
 
 def test_cli_replay_of_a_v1_record_notes_the_old_format(

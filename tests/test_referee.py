@@ -115,13 +115,13 @@ def test_the_offender_cannot_claim_his_own_penalty() -> None:
     assert "on the offender's side" in str(info.value)
 
 
-def test_nine_cards_is_not_reported_in_the_end_game() -> None:
+def test_a_hand_of_his_number_in_the_end_game_is_not_nine_cards() -> None:
     state = new_game("ordinary", overrides=SHORT_STOCK, seed=3)
     while state.stock_left():
         state.apply(state.legal_actions()[0])
-    with pytest.raises(IllegalActionError) as info:
-        state.apply("irregular nine_cards 0")
-    assert "only while the stock lasts" in str(info.value)
+    error = refuse(state, "irregular nine_cards 0")
+    assert "seat 0 holds 31 cards, 31 being his number now: not a card too many" in str(error)
+    assert error.rule == "penalties.nine_cards"
 
 
 # ------------------------------------------------------------------ drawing (P05-P08)
@@ -617,6 +617,52 @@ def test_a_dealt_surplus_found_after_the_first_trick_s0() -> None:
     # Seat 1 draws 8H; seat 0 plays to this trick without drawing.
     assert len(state.hands[0]) == len(state.hands[1]) == 8 and "8H" in held(state, 1)
     assert state.deck.card_text(state.stock[-1]) == "7H"
+
+
+def test_a_dealt_surplus_found_two_tricks_later_s0_plays_a_trick_without_drawing() -> None:
+    state = game()
+    state.apply("irregular dealt_too_many 0 1 unnoticed")  # seat 0, the dealer, took KS too
+    play_out(state, ["play AH", "play 7C", "play AH", "play 8C"])
+    # Seat 1 won both aces (10 each) and drew QD, 8H; seat 0 drew JS, 7H as usual.
+    assert [len(h) for h in state.hands] == [9, 8] and state.scores == [0, 20]
+    assert {"KS", "JS", "7H"} <= set(held(state, 0))
+    play_out(state, ["irregular nine_cards 0", "claim nine_cards deduct"])
+    assert state.scores == [-200, 20]
+    assert points_by_rule(state, 0) == {"penalties.nine_cards": -200}
+    play_out(state, ["play 9S", "play 9C"])
+    # Seat 1 wins and draws 9D; seat 0 plays this trick without drawing: eight each.
+    assert [len(h) for h in state.hands] == [8, 8] and "9D" in held(state, 1)
+    stock = len(state.stock)
+    play_out(state, ["play 9S", "play 9D"])  # back to his number, he draws again
+    assert [len(h) for h in state.hands] == [8, 8] and len(state.stock) == stock - 2
+
+
+def test_a_surplus_dealt_to_the_non_dealer_found_two_tricks_later_s3() -> None:
+    state = game("cards-encyclopedia")
+    state.apply("irregular dealt_too_many 1 1 unnoticed")  # seat 1 took KS too
+    play_out(state, ["play AH", "play 7C", "play AH", "play 8C"])
+    assert [len(h) for h in state.hands] == [8, 9] and state.scores == [0, 20]
+    state.apply("irregular nine_cards 1")
+    assert "choose one of add" in str(refuse(state, "claim nine_cards deduct"))
+    state.apply("claim nine_cards add")
+    assert state.scores == [100, 20]  # S3: the opponent adds 100
+    play_out(state, ["play 9S", "play 9C"])  # seat 1 wins and plays it without drawing
+    assert [len(h) for h in state.hands] == [8, 8] and "9D" not in held(state, 1)
+
+
+def test_nine_cards_against_the_seat_holding_his_number_is_refused() -> None:
+    state = game()
+    play_out(state, ["irregular dealt_too_many 0 1 unnoticed", "play AH", "play 7C"])
+    play_out(state, ["play AH", "play 8C"])
+    error = refuse(state, "irregular nine_cards 1")  # seat 0 holds the nine, seat 1 eight
+    assert str(error) == (
+        "nine_cards: seat 1 holds 8 cards, 8 being his number now: not a card too many.  "
+        "The penalty is for the player found, at any time of the play, holding more cards "
+        "than his number while the others hold theirs (P09); seat 0 holds more than his number"
+    )
+    assert error.rule == "penalties.nine_cards"
+    play_out(state, ["irregular nine_cards 0", "claim nine_cards add"])  # the right report
+    assert state.scores == [0, 220]
 
 
 def test_an_overdraw_found_a_trick_later_s3() -> None:

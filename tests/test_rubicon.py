@@ -162,32 +162,166 @@ BLANK_STOCK = ["8H", "JS", "9H", "8S", "KH", "9S", "7H", "7D", "9H", "8D"]
 seat 1's first draw is a knave, which stops his."""
 
 
-def test_carte_blanche_scores_at_the_deal_and_again_for_each_blank_card_drawn() -> None:
+ANNOUNCE = "declare carte_blanche"
+
+
+def shown(state: GameState) -> list[str]:
+    """The cards shown (exposed) in the seats' hands, as text, sorted."""
+    return sorted(
+        state.deck.card_text(c) for hand in state.hands for c in hand if (state.exposed >> c) & 1
+    )
+
+
+def test_a_blank_hand_may_be_announced_before_its_first_card_and_then_shows_and_scores() -> None:
     state = game(BLANK, stock=BLANK_STOCK)
-    assert scored(state) == {"carte_blanche": 50}
+    assert state.events == [] and shown(state) == []  # nothing scores of itself (F334, A19)
+    assert ANNOUNCE in legal(state)  # seat 0 leads: before the first card is played
+    state.apply(ANNOUNCE)
+    assert scored(state) == {"carte_blanche": 50} and scored(state, 1) == {}
+    assert shown(state) == sorted(BLANK)
+    assert ANNOUNCE not in legal(state)  # once
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche" and "has shown his carte blanche" in str(error)
+    state.apply("play 7H")
+    assert ANNOUNCE in legal(state)  # seat 1, blank too, before his own first card
+    state.apply("declare carte_blanche")
     assert scored(state, 1) == {"carte_blanche": 50}
+    assert shown(state) == sorted([c for c in BLANK if c != "7H"] + JUNK)
+
+
+def test_a_carte_blanche_declined_by_playing_scores_nothing_and_shows_nothing() -> None:
+    state = game(BLANK, stock=BLANK_STOCK)
+    state.apply("play 7H")  # seat 0 declines by playing
+    state.apply("play 7S")  # seat 1 too
+    assert state.events == [] and shown(state) == []
+    end_turn(state)
+    assert ANNOUNCE not in legal(state)  # never offered again, not even for 8H drawn
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche"
+    assert "before the holder plays his first card of the hand" in str(error)
+    for lead in ["9H", "8H"]:
+        win_trick(state, lead)
+        end_turn(state)
+    assert scored(state) == {} and shown(state) == []
+
+
+def test_a_hand_with_a_court_card_is_refused_the_announcement_in_the_rules_words() -> None:
+    state = game(["KH", *BLANK[1:]], stock=BLANK_STOCK)
+    assert ANNOUNCE not in legal(state)
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche"
+    assert "without a card of the ranks K, Q, J" in str(error) and "holds KH" in str(error)
+
+
+def test_the_announcement_is_refused_in_the_winners_turn() -> None:
+    state = game(["AS", "AH", "AD", "AC", "TS", "9S", "TD", "7H", "9H"], stock=BLANK_STOCK)
+    state.apply(ANNOUNCE)
+    win_trick(state, "7H")
+    end_turn(state)  # 8H drawn: offered before his next card, not in a turn
+    win_trick(state, "9H")  # declined by playing; four aces to declare: a turn
+    assert state.phase == "turn"
+    error = refuse(state, ANNOUNCE)
+    assert error.rule == "carte_blanche" and "when he is to play a card" in str(error)
+
+
+def test_carte_blanche_is_announced_again_for_each_blank_card_drawn_until_a_court_card() -> None:
+    state = game(BLANK, stock=BLANK_STOCK)
+    state.apply(ANNOUNCE)
+    drawn_offers = []
     for lead in ["7H", "9H", "8H", "TH", "AH"]:
         win_trick(state, lead)
         end_turn(state)
+        drawn_offers.append(ANNOUNCE in legal(state))
+        if drawn_offers[-1]:
+            state.apply(ANNOUNCE)
+    # 8H and 9H keep the hand blank, KH ends it; the 7H and 9H drawn after are not offered.
+    assert drawn_offers == [True, True, False, False, False]
     assert [e.detail for e in state.events if e.rule == "carte_blanche.drawn"] == ["8H", "9H"]
     # Brisques won on the way do not score until the game's end (R18).
     assert scored(state) == {"carte_blanche": 50, "carte_blanche.drawn": 100}
-    assert "carte_blanche.drawn" not in scored(state, 1)
+    assert scored(state, 1) == {}  # seat 1 never announced his
 
 
-def test_carte_blanche_once_scores_only_at_the_deal() -> None:
+def test_a_drawn_card_declined_scores_nothing_and_the_next_is_offered_again() -> None:
+    state = game(BLANK, stock=BLANK_STOCK)
+    state.apply(ANNOUNCE)
+    win_trick(state, "7H")
+    end_turn(state)
+    assert ANNOUNCE in legal(state)  # 8H drawn
+    win_trick(state, "9H")  # declined by playing; 9H drawn
+    end_turn(state)
+    assert ANNOUNCE in legal(state)
+    state.apply(ANNOUNCE)
+    assert [e.detail for e in state.events if e.rule == "carte_blanche.drawn"] == ["9H"]
+    assert "8H" not in shown(state) and "9H" in shown(state)
+
+
+def test_the_opponent_is_offered_a_drawn_card_before_his_next_card() -> None:
+    # Seat 1 (blank: JUNK) announces at his first card; he then draws 8S (blank), offered
+    # when he is next to play, after seat 0's lead.
+    stock = ["8H", "8S", "9H", "JS", "7H", "9S"]
+    state = game(BLANK, stock=stock)
+    state.apply("play 7H")
+    state.apply(ANNOUNCE)
+    state.apply("play 7S")
+    end_turn(state)
+    assert ANNOUNCE not in legal(state)  # seat 0 declined at the deal: no repeat for him
+    state.apply("play 8H")
+    assert ANNOUNCE in legal(state)
+    state.apply(ANNOUNCE)
+    assert [(e.player, e.points, e.detail) for e in state.events] == [
+        (1, 50, " ".join(JUNK)),
+        (1, 50, "8S"),
+    ]
+
+
+def test_carte_blanche_once_is_announced_only_at_the_deal() -> None:
     state = game(BLANK, "rubicon-carte-blanche-once", stock=BLANK_STOCK)
+    state.apply(ANNOUNCE)
     for lead in ["7H", "9H", "8H"]:
         win_trick(state, lead)
         end_turn(state)
+        assert ANNOUNCE not in legal(state)
     assert scored(state) == {"carte_blanche": 50}
 
 
 def test_under_s4s_reading_aces_and_tens_spoil_a_carte_blanche() -> None:
-    assert scored(game(BLANK, "rubicon-carte-blanche-aces", stock=BLANK_STOCK)) == {}
-    assert scored(game(BLANK, "rubicon-carte-blanche-aces", stock=BLANK_STOCK), 1) == {
-        "carte_blanche": 50
-    }
+    state = game(BLANK, "rubicon-carte-blanche-aces", stock=BLANK_STOCK)
+    assert ANNOUNCE not in legal(state)
+    assert "without a card of the ranks A, T, K, Q, J" in str(refuse(state, ANNOUNCE))
+    state.apply("play 7H")
+    state.apply(ANNOUNCE)  # seat 1's sevens, eights and nines are blank even so
+    assert scored(state) == {} and scored(state, 1) == {"carte_blanche": 50}
+
+
+def test_carte_blanche_from_the_opponent_takes_the_points_from_him_each_time() -> None:
+    state = game(BLANK, stock=BLANK_STOCK, overrides={"carte_blanche": {"from_opponent": True}})
+    state.apply(ANNOUNCE)
+    win_trick(state, "7H")
+    end_turn(state)
+    state.apply(ANNOUNCE)
+    assert scored(state) == {"carte_blanche": 50, "carte_blanche.drawn": 50}
+    assert scored(state, 1) == {"carte_blanche.from_opponent": -100}
+    assert state.scores == [100, -100]
+
+
+def test_the_announcement_round_trips_through_text_ids_records_and_saved_states() -> None:
+    from bezique.game import from_json
+    from bezique.record import record_of
+
+    state = game(BLANK, stock=BLANK_STOCK)
+    action = state.parse_action(ANNOUNCE)
+    assert state.action_text(action) == ANNOUNCE and action in state.legal_actions()
+    ids = state.legal_action_ids()
+    assert len(set(ids)) == len(ids)
+    state.apply(action)
+    win_trick(state, "7H")
+    end_turn(state)
+    state.apply(ANNOUNCE)
+    copy = from_json(json.loads(json.dumps(state.to_json())))
+    assert copy == state and copy.events == state.events
+    again = replay(json.loads(json.dumps(record_of(state))), "record")
+    assert again.events == state.events
 
 
 # ---------------------------------------------------------------- re-forming (R16, R-C4, R-C5)
@@ -238,6 +372,68 @@ def test_wk_r_re_pairs_declared_cards_without_a_card_from_the_hand() -> None:
     state = _widowed("rubicon-repair")
     declare(state, "declare royal_marriage KH* QH*")
     assert scored(state) == {"royal_marriage": 80, "four_kings": 80}
+
+
+TWO_COUPLES = ["KH", "QH", "KH", "QH", "7H", "QS", "JD", "9C", "8C"]
+"""Two royal marriages of hearts (a bezique kept, so that the turns open)."""
+
+
+def _a_couple_and_a_widower(variant: str) -> GameState:
+    """Royal marriage KH QH twice, then one of the married queens played away.
+
+    One king is widowed; the other king and queen are still a marriage, both unplayed.
+    """
+    state = game(TWO_COUPLES, variant)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "QH*")
+    assert state.phase == "turn" and scored(state) == {"royal_marriage": 80}
+    return state
+
+
+def test_a_married_queen_may_not_leave_her_king_for_a_widower_a24() -> None:
+    # F334 and S0 (A23) with Grand's widow rule (A24): her king is unplayed, so a
+    # second husband is bigamy, and it would bring no card from the hand besides.
+    state = _a_couple_and_a_widower("rubicon")
+    assert legal(state) == {"declare bezique QS JD", "draw"}
+    error = refuse(state, "declare royal_marriage KH* QH*")
+    assert "bigamy" in str(error) and "A24" in str(error)
+
+
+def test_wk_r_lets_a_married_queen_leave_her_king_for_a_widower() -> None:
+    # WK-R (R-C4): a partner is taken from a marriage on the table to marry the
+    # widowed king, with no card from the hand; the royal marriage scores 40 again.
+    state = _a_couple_and_a_widower("rubicon-repair")
+    assert legal(state) == {"declare royal_marriage KH* QH*", "declare bezique QS JD", "draw"}
+    declare(state, "declare royal_marriage KH* QH*")
+    assert scored(state) == {"royal_marriage": 120}
+    # The queen is now married to both kings, none of the three played: no widow is
+    # left, so after the next trick neither king may marry her again.
+    end_turn(state)
+    win_trick(state, "9H")
+    assert not any("marriage" in t for t in legal(state))
+    error = refuse(state, "declare royal_marriage KH* QH*")
+    assert "bigamy" in str(error) and "A24" in str(error)
+
+
+@pytest.mark.parametrize("variant", ["rubicon", "rubicon-repair"])
+def test_the_widower_still_marries_a_queen_from_the_hand(variant: str) -> None:
+    hand = ["KH", "QH", "KH", "QH", "QH", "7H", "QS", "JD", "9C"]
+    state = game(hand, variant)
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "QH*")
+    assert "declare royal_marriage KH* QH" in legal(state)  # the widow rule (A24)
+    declare(state, "declare royal_marriage KH* QH")
+    assert scored(state) == {"royal_marriage": 120}
 
 
 def test_a_married_queen_joins_a_sequence_unless_wk_r_bars_it() -> None:
@@ -524,8 +720,10 @@ def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
 def test_six_pack_carte_blanche_scores_250_at_the_deal_and_for_each_blank_draw() -> None:
     hand = ["AS", "TS", "9S", "AH", "TH", "9H", "AD", "TD", "7H", "8H", "9C", "8C"]
     state = scenario("six-pack", hands=[hand, JUNK12], stock=BLANK_STOCK, dealer=1)
+    state.apply(ANNOUNCE)
     win_trick(state, "7H")
     end_turn(state)
+    state.apply(ANNOUNCE)
     assert scored(state) == {"carte_blanche": 250, "carte_blanche.drawn": 250}
 
 
@@ -594,6 +792,7 @@ def test_a_carte_blanche_scores_again_for_each_card_of_a_refereed_double_draw() 
     # next draw, which the referee carries out: each card drawn is shown and scores (P08).
     stock = ["8H", "JS", "9H", "8S", "7H", "9S", "KH", "7D", "9H", "8D"]
     state = scenario("rubicon", hands=[BLANK, JUNK], stock=stock, dealer=1, referee=True)
+    state.apply(ANNOUNCE)
     win_trick(state, "7H")
     state.apply("draw")
     state.apply("irregular played_with_seven 0")
@@ -601,6 +800,7 @@ def test_a_carte_blanche_scores_again_for_each_card_of_a_refereed_double_draw() 
     win_trick(state, "9H")
     before = len([e for e in state.events if e.rule == "carte_blanche.drawn"])
     state.apply("draw")
+    state.apply(ANNOUNCE)  # both cards drawn are shown, each scoring
     drawn = [e.detail for e in state.events if e.rule == "carte_blanche.drawn"][before:]
     assert drawn == ["8H", "9H"] and len(state.hands[0]) == 9
 
@@ -660,3 +860,17 @@ def test_six_pack_lift_asks_the_non_dealer_to_guess_the_packet_before_play() -> 
     lift = [(e.player, e.points, e.rule) for e in state.events if e.rule.startswith("lift")]
     exact = [(state.dealer, 250, "lift.exact")] if lifted.packet == 24 else []
     assert sorted(lift) == sorted([*exact, (1 - state.dealer, 150, "lift.guessed")])
+
+
+def test_the_heuristic_announces_a_carte_blanche_and_the_search_may_choose_it() -> None:
+    from bezique.players import decide, player_for
+
+    state = game(BLANK, stock=BLANK_STOCK)
+    heuristic = player_for("heuristic")
+    assert state.action_text(decide(heuristic, state, random.Random(0))) == ANNOUNCE
+    state.apply(ANNOUNCE)
+    win_trick(state, "7H")
+    end_turn(state)
+    assert state.action_text(decide(heuristic, state, random.Random(0))) == ANNOUNCE
+    search = player_for("search:iterations=30")
+    assert decide(search, state, random.Random(1)) in state.legal_actions()

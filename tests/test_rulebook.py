@@ -309,7 +309,7 @@ def test_rules_command_writes_each_format(
     status, out, err = run(capsys, "rules", "polish", "--format", "markdown")
     assert status == 0 and out.startswith("# Polish (open) bezique\n")
     status, out, err = run(capsys, "rules", "nonesuch")
-    assert status == 1 and out == "" and err.startswith("bezique: unknown variant 'nonesuch'")
+    assert status == 1 and out == "" and err.startswith("bezique: no variant named 'nonesuch'")
     assert len(err.splitlines()) == 1
 
 
@@ -345,6 +345,52 @@ def test_an_inherited_rule_keeps_the_citation_of_the_file_that_set_it() -> None:
     # a section whose only key is a note on the inherited rules keeps the note
     cards = {line.key: line for line in lines_of("cards-encyclopedia")}
     assert cards["last_trick"].source == "Not in S3's surviving text; inherited from ordinary."
+
+
+CLUB = "name: club\nsummary: Our club, 1500 up.\nextends: eb1875\ngame:\n  target: 1500\n"
+"""A house file that changes a value of a preset without a ``source:`` of its own."""
+
+
+def test_a_value_a_house_file_sets_without_a_source_is_cited_to_the_house_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text(CLUB, encoding="utf-8")
+    rules = ruleset_for(str(club))
+    lines = {line.key: line for line in rule_lines(rules)}
+    eb1875 = {line.key: line for line in lines_of("eb1875")}
+    assert "1000 up" in str(eb1875["game.target"].source)  # what the club must not be cited to
+    target = lines["game.target"]
+    assert (target.text, target.source, target.inherited_from) == (
+        "The game is 1500 points up; it is over as soon as a side reaches the target.",
+        "house rule (club.yaml)",
+        None,
+    )
+    assert lines["game.both_over"].source == eb1875["game.both_over"].source  # inherited
+    text = render_text(list(lines.values()), "club", width=100)
+    game = text[text.index("Scoring out and the game") :]
+    assert "the target. [1]\n" in game and "  [1] house rule (club.yaml)\n" in game
+    status, out, _ = run(capsys, "rules", str(club), "--format", "markdown")
+    game = out[out.index("## Scoring out and the game") :]
+    assert status == 0 and "the target. [1]\n" in game and "[1] house rule (club.yaml)  \n" in game
+    page = render_html(list(lines.values()), rules.variant.title)
+    assert ">house rule (club.yaml)</li>" in page
+
+
+def test_a_rule_inherited_from_a_house_file_keeps_its_house_citation(tmp_path: Path) -> None:
+    (tmp_path / "club.yaml").write_text(CLUB, encoding="utf-8")
+    guest = tmp_path / "guest.yaml"
+    guest.write_text("name: guest\nsummary: Guests.\nextends: club.yaml\n", encoding="utf-8")
+    target = {line.key: line for line in lines_of(str(guest))}["game.target"]
+    assert (target.source, target.inherited_from) == ("house rule (club.yaml)", "club")
+
+
+def test_a_house_file_cites_its_own_source_nearest_above_the_rule() -> None:
+    """house-four-of-each-suit cites S4 for its declarations, not ordinary's 'any four'."""
+    lines = {line.key: line for line in lines_of("house-four-of-each-suit")}
+    knaves = lines["declarations.combinations.four_knaves"]
+    assert knaves.text == "Four knaves (4 knaves, one of each suit) scores 40."
+    assert knaves.source == "S4 score table (A16)."
 
 
 def test_a_seven_of_no_value_is_said_to_have_no_score() -> None:
@@ -396,3 +442,26 @@ def test_rubicons_declaring_and_carte_blanche_rules_sit_in_their_sections() -> N
         line = found[f"rubicon.{key}"]
         assert line.section == "declarations"
         assert [c.code for c in citations_in(line.source or "")] == codes
+
+
+def test_the_rulebook_says_nine_cards_are_penalised_whenever_found() -> None:
+    for variant, points in (("eb1875", 200), ("cards-encyclopedia", 100)):
+        (line,) = [x for x in lines_of(variant) if x.key == "penalties.nine_cards"]
+        assert line.text == (
+            "Being found, at any time of the play, holding more cards than his number while "
+            "the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+            f"one draw missed for each card too many) costs {points}."
+        )
+
+
+def test_the_rulebook_says_wk_rs_re_pairing_takes_a_card_from_a_marriage() -> None:
+    def repair(variant: str) -> str:
+        (line,) = [x for x in lines_of(variant) if x.key == "rubicon.repair_marriages"]
+        return line.text
+
+    assert repair("rubicon-repair") == (
+        "Once a card of a marriage has been played, its partner may be married again to a "
+        "card already declared, with no card from the hand, even to a king or queen taken "
+        "from a marriage still on the table."
+    )
+    assert repair("rubicon").startswith("Every declaration brings a card never declared before")

@@ -152,7 +152,7 @@ def test_json_names_each_side(capsys: pytest.CaptureFixture[str]) -> None:
     ("argv", "says"),
     [
         (["diff", "ordinary"], "bezique: diff needs two variants or more\n"),
-        (["diff", "ordinary", "nonesuch"], "bezique: unknown variant 'nonesuch'"),
+        (["diff", "ordinary", "nonesuch"], "bezique: no variant named 'nonesuch'"),
         (["diff", "ordinary", "missing.yaml"], "bezique: missing.yaml: cannot read the file"),
     ],
 )
@@ -212,6 +212,28 @@ def test_citations_alone_leave_the_rules_equal(
     status, out, _ = run(capsys, "diff", "ordinary", str(overlay), "--sources", "--json")
     found = json.loads(out)
     assert status == 0 and found["equal"] is True and found["citations_equal"] is False
+
+
+def test_a_house_value_without_a_source_is_cited_to_the_house_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    club = tmp_path / "club.yaml"
+    club.write_text(
+        "name: club\nsummary: Our club, 1500 up.\nextends: eb1875\ngame:\n  target: 1500\n",
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "diff", "eb1875", str(club))
+    assert (status, out) == (
+        1,
+        "eb1875 and club differ in 1 rule.\n"
+        "\n"
+        "Scoring out and the game\n"
+        "  game.target\n"
+        "    eb1875  The game is 1000 points up; it is over as soon as a side reaches the "
+        "target. [S0]\n"
+        "    club    The game is 1500 points up; it is over as soon as a side reaches the "
+        "target. [house rule (club.yaml)]\n",
+    )
 
 
 def test_the_same_name_from_another_file_is_labelled_by_its_path(

@@ -19,10 +19,14 @@ from typing import Any
 import pytest
 from stacked import royal_deal
 
+from bezique import registry, ruleset
 from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import STATE_FORMAT, GameState, from_json, new_game
+from bezique.hookspecs import hookimpl
 from bezique.pinned import RulesWarning, digest_of
+from bezique.record import record_of, replay
+from bezique.ruleset import ruleset_for
 
 
 @pytest.fixture(scope="module")
@@ -251,11 +255,147 @@ def test_a_state_of_a_house_rule_rebuilds_anywhere(
     game = new_game("club.yaml", seed=9)
     game.playout(random.Random(9), hands=1)
     data = json.loads(json.dumps(game.to_json()))
+    assert (data["variant"], data["overrides"]) == (
+        "ordinary",
+        {"name": "club", "summary": "Ours.", "game": {"target": 700}},
+    )
     monkeypatch.chdir(tmp_path.parent)
-    with pytest.warns(RulesWarning, match="'club.yaml' cannot be loaded here"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         rebuilt = from_json(data)
     assert rebuilt.rules.target == 700
     assert rebuilt.to_json() == game.to_json()
+
+
+def test_a_state_that_names_a_file_loads_by_its_rules_and_never_reads_it(
+    state: GameState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "club.yaml").write_text("root:x:0:0:root:/root:/bin/bash\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    data = {**state.to_json(), "variant": "club.yaml"}
+    with pytest.warns(RulesWarning, match="the file is not read") as caught:
+        rebuilt = from_json(data)
+    assert all("root:" not in str(w.message) for w in caught)
+    assert rebuilt.variant_spec == "ordinary"  # reported as the rules it carries are
+    assert rebuilt.to_json() == state.to_json()
+    old = {k: v for k, v in data.items() if k not in _PINNED}
+    old["format"] = "bezique-state/1"
+    with pytest.warns(DeprecationWarning), pytest.raises(RecordError) as info:
+        from_json(old)
+    assert str(info.value) == (
+        "saved game state: variant: 'club.yaml' is a file's path, not a registered variant "
+        "name; a record names its variant by registered name and the file is not read, and "
+        "this one carries no rules (variant_data) to replay by"
+    )
+
+
+def test_a_state_renamed_to_another_variant_is_told_and_loads_as_what_it_plays(
+    state: GameState,
+) -> None:
+    renamed = {**state.to_json(), "variant": "grand"}
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = from_json(renamed)
+    assert [str(w.message) for w in caught] == [
+        "saved game state: variant: names 'grand', but the rules carried (variant_data) are "
+        "those of 'ordinary'; replaying with the rules recorded, as the variant 'ordinary'"
+    ]
+    assert (rebuilt.variant_spec, rebuilt.rules.variant.name) == ("ordinary", "ordinary")
+    assert rebuilt.to_json() == state.to_json()
+    with pytest.raises(RecordError) as info:
+        from_json(renamed, rules="strict")
+    assert str(info.value) == (
+        "saved game state: variant: names 'grand', but the rules carried (variant_data) are "
+        "those of 'ordinary'; refusing to replay (the file was edited, or names another "
+        "variant than the one played)"
+    )
+    # The rules of grand as they are now cannot replay a game of ordinary.
+    with pytest.warns(RulesWarning, match="as it is now"), pytest.raises(RecordError):
+        from_json(renamed, rules="current")
+
+
+TEA_ROOM = """\
+name: tea-room
+title: The tea room's bezique
+summary: Ordinary bezique to 1500.
+extends: ordinary
+source: S0 for the whole game.
+game:
+  target: 1500
+  source: The tea room's notice board.
+"""
+
+
+@pytest.fixture()
+def tea_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file of a registered variant, 'tea-room', that a test may edit (a test registry)."""
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    path = tmp_path / "tea-room.yaml"
+    path.write_text(TEA_ROOM, encoding="utf-8")
+
+    class TeaRoom:
+        @staticmethod
+        @hookimpl
+        def bezique_variant_files() -> dict[str, Path]:
+            return {"tea-room": path}
+
+    registry.register_plugin("tea_room", TeaRoom)
+    return path
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Change the registered variant's file (and forget the rules loaded from it)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    ruleset._REGISTERED.clear()
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The tea room's notice board.", "The notice board of the tea room."),
+        ("S0 for the whole game.", "S0 (EB9) for the whole game."),
+        ("title: The tea room's bezique", "title: Bezique at the tea room"),
+        ("summary: Ordinary bezique to 1500.", "summary: Ordinary bezique, game 1500."),
+        ("  source: The tea room's notice board.\n", ""),
+    ],
+)
+def test_reworded_prose_of_the_variant_is_no_change_of_rules(
+    tea_room: Path, old: str, new: str
+) -> None:
+    game = new_game("tea-room", seed=4)
+    game.playout(random.Random(4), hands=1)
+    saved = json.loads(json.dumps(game.to_json()))
+    record = record_of(game)
+    edit(tea_room, old, new)
+    assert ruleset_for("tea-room").variant.data != game.rules.variant.data
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for policy in ("recorded", "strict", "current"):
+            assert from_json(saved, rules=policy).to_json()["history"] == saved["history"]
+            assert replay(record, rules=policy).to_json()["history"] == saved["history"]
+        # Played and saved again by the rules carried, prose and all: the same state.
+        assert from_json(saved).to_json() == saved
+
+
+def test_a_changed_rule_of_the_variant_is_told_beside_reworded_prose(tea_room: Path) -> None:
+    game = new_game("tea-room", seed=4)
+    game.playout(random.Random(4), hands=1)
+    saved = json.loads(json.dumps(game.to_json()))
+    edit(tea_room, "The tea room's notice board.", "The notice board.")
+    edit(tea_room, "target: 1500", "target: 1200")
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = from_json(saved)
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(
+        "saved game state: the variant 'tea-room' now merges to different rules than those "
+        "recorded (game.target: 1500 recorded, 1200 now; recorded sha256:"
+    )
+    assert rebuilt.rules.target == 1500
+    with pytest.raises(RecordError, match="now merges to different rules"):
+        from_json(saved, rules="strict")
 
 
 def test_a_v1_state_still_loads_with_a_deprecation_warning(state: GameState) -> None:

@@ -364,7 +364,7 @@ def test_help_says_how_a_game_counts(capsys: pytest.CaptureFixture[str]) -> None
         (["--players", "random,random:depth=3"], 1, "bezique: player 'random:depth=3' takes no"),
         (["--players", "random,"], 1, "bezique: player '': no name"),
         (["--players", "random"], 1, "bezique: a tournament takes from 2 to 12 players, not 1"),
-        (["--players", "random,random", "--variant", "nowhere"], 1, "unknown variant 'nowhere'"),
+        (["--players", "random,random", "--variant", "nowhere"], 1, "no variant named 'nowhere'"),
         (["--players", "random,random", "--games", "0"], 2, "--games: '0' must be at least 1"),
         (["--players", "random,random", "--games", "100001"], 2, "must be at most 100000"),
         (["--players", "random,random", "--jobs", "0"], 2, "--jobs: '0' must be at least 1"),

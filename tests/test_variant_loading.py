@@ -16,7 +16,9 @@ from jsonschema import Draft202012Validator
 from bezique.errors import VariantError
 from bezique.variant import (
     Variant,
+    apply_overrides,
     load_variant,
+    overrides_between,
     validate_paths,
     variant_schema,
     variant_summaries,
@@ -147,6 +149,29 @@ def test_overrides_merge_on_top() -> None:
     assert overrides == {"game": {"target": 1500}, "title": None}  # not changed
 
 
+@pytest.mark.parametrize(
+    ("base", "merged", "overrides"),
+    [
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 2, "d": 3}}, {}),
+        ({"a": 1, "b": {"c": 2, "d": 3}}, {"a": 1, "b": {"c": 5, "d": 3}}, {"b": {"c": 5}}),
+        ({"a": 1, "b": {"c": 2}}, {"b": {}}, {"a": None, "b": {"c": None}}),
+        ({"a": [1, 2]}, {"a": [1, 2, 3], "e": {"f": 1}}, {"a": [1, 2, 3], "e": {"f": 1}}),
+        (
+            {"a": 1, "b": 1.0, "c": [1]},
+            {"a": True, "b": 1, "c": [True]},
+            {"a": True, "b": 1, "c": [True]},
+        ),
+        ({"a": {"b": 1}}, {"a": 7}, {"a": 7}),
+        ({"a": 7}, {"a": {"b": 1}}, {"a": {"b": 1}}),
+    ],
+)
+def test_the_overrides_between_two_variants_merge_one_into_the_other(
+    base: dict[str, Any], merged: dict[str, Any], overrides: dict[str, Any]
+) -> None:
+    assert overrides_between(base, merged) == overrides
+    assert json.dumps(apply_overrides(base, overrides)) == json.dumps(merged)
+
+
 def test_validate_paths_reports_only_bad_files(tmp_path: Path) -> None:
     good = house(tmp_path, "game:\n  target: 1200\n", name="good.yaml")
     bad = house(tmp_path, "players: 1\n", name="bad.yaml")
@@ -198,7 +223,7 @@ def test_anchors_and_aliases(tmp_path: Path) -> None:
     assert problems(path) == [
         f"{path}:5:12: anchor '&three' is not allowed; remove it and write values out in full",
         f"{path}:6:8: alias '*three' is not allowed; write the value out in full "
-        "(to share a whole variant, use 'extends:')",
+        "(to share a whole variant, use 'extends:'; stopped reading here)",
     ]
 
 
@@ -300,6 +325,21 @@ def test_not_utf8(tmp_path: Path) -> None:
     )
 
 
+def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path: Path) -> None:
+    # Some editors start a UTF-8 file with the mark U+FEFF; lines and columns stay the file's.
+    path = tmp_path / "house.yaml"
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  target: 1500\n")
+    assert load_variant(os.fspath(path)).data["game"]["target"] == 1500
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"game:\n  tarrget: 1500\n")
+    problem = only_problem(os.fspath(path))
+    assert problem.startswith(f"{path}:5:3: game.tarrget: unknown key 'tarrget'")
+    path.write_bytes(b"\xef\xbb\xbf" + HEADER.encode() + b"source: S0 and Z9.\n")
+    assert validate_paths([os.fspath(path)]) == [
+        f"{path}:4:16: source: 'Z9' is not a source or reading of the bibliography "
+        "(`bezique sources` lists them)"
+    ]
+
+
 def test_empty_file(tmp_path: Path) -> None:
     path = write(tmp_path, "house.yaml", "# nothing\n")
     assert only_problem(path) == (
@@ -323,22 +363,32 @@ def test_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
     )
 
 
-def test_unknown_variant_name_lists_known_ones() -> None:
-    assert only_problem("nosuch") == (
-        "unknown variant 'nosuch'; known variants: "
-        + ", ".join(name for name, _ in variant_summaries())
-        + " (or give the path of a .yaml file)"
+def test_an_unknown_variant_name_tells_how_to_list_them() -> None:
+    assert only_problem("zzzz") == (
+        "no variant named 'zzzz'; `bezique variants` lists them (or give the path of a .yaml file)"
     )
+
+
+def test_a_misspelt_variant_name_is_told_the_nearest() -> None:
+    assert only_problem("hoyle") == "no variant named 'hoyle'; did you mean 'hoyle1909'?"
 
 
 # --- extends -------------------------------------------------------------------------------
 
 
-def test_unknown_extends_lists_known_variants(tmp_path: Path) -> None:
+def test_a_misspelt_extends_is_told_the_nearest_variant(tmp_path: Path) -> None:
     path = write(tmp_path, "house.yaml", "name: house\nextends: ordinery\nsummary: x\n")
-    message = only_problem(path)
-    assert message.startswith(f"{path}:2:10: extends: unknown variant 'ordinery'; known variants: ")
-    assert "ordinary" in message
+    assert only_problem(path) == (
+        f"{path}:2:10: extends: no variant named 'ordinery'; did you mean 'ordinary'?"
+    )
+
+
+def test_an_unknown_extends_tells_how_to_list_the_variants(tmp_path: Path) -> None:
+    path = write(tmp_path, "house.yaml", "name: house\nextends: qqqq\nsummary: x\n")
+    assert only_problem(path) == (
+        f"{path}:2:10: extends: no variant named 'qqqq'; `bezique variants` lists them "
+        "(or name a .yaml file in the same folder, such as 'base.yaml')"
+    )
 
 
 def test_missing_sibling(tmp_path: Path) -> None:

@@ -23,6 +23,11 @@ TABLES_KEY = ("heuristic", "tables")
 """Where the tables are kept in the ruleset's memo (``Ruleset.tables``)."""
 
 
+CARTE_BLANCHE = "carte_blanche"
+"""The variant's section of carte blanche, and the name its announcement declares
+(``declare carte_blanche``, offered before a card)."""
+
+
 class Form(NamedTuple):
     """One way of scoring a combination: the faces it needs and how many copies of each."""
 
@@ -78,6 +83,9 @@ class CardTables:
         self.open_trump_ranks = frozenset(deck.rank_index(r) for r in opened.get("trump_ranks", ()))
         self.classes = rules.classes
         self.rows: dict[str, dict[str, Any]] = data.get("declarations", {}).get("combinations", {})
+        blank = data.get(CARTE_BLANCHE, {})
+        self.carte_blanche = int(blank["points"]) if blank.get("enabled") else 0
+        """What a carte blanche announced scores its holder (0 where none is played)."""
         self.bezique_faces = {
             deck.suit_index(suit): tuple(deck.parse_face(card) for card in cards)
             for suit, cards in data.get("declarations", {}).get("bezique_cards", {}).items()
@@ -97,9 +105,14 @@ class CardTables:
         return found
 
     def points(self, name: str) -> int:
-        """What the combination ``name`` scores (0 for a name the table does not hold)."""
+        """What the combination ``name`` scores, or a carte blanche announced (``carte_blanche``).
+
+        0 for a name the table does not hold.
+        """
         row = self.rows.get(name)
-        return int(row["points"]) if row else 0
+        if row:
+            return int(row["points"])
+        return self.carte_blanche if name == CARTE_BLANCHE else 0
 
     def forms(self, trump: int) -> tuple[Form, ...]:
         """The combination table as forms to collect with ``trump`` (-1: not yet fixed)."""

@@ -62,6 +62,8 @@ class HeuristicPlayer:
             return play_card(view, legal)
         if kinds == {Kind.CHOOSE}:
             return answer(view, legal)
+        if Kind.PLAY in kinds:  # and something offered before the card: a carte blanche
+            return option_or_play(view, legal)
         if Kind.END_TURN in kinds:
             return turn_action(view, legal)
         return legal[0]
@@ -75,6 +77,34 @@ def factory(spec: str, options: Options) -> HeuristicPlayer:
     """The ``heuristic`` player (no options)."""
     no_options(spec, options)
     return HeuristicPlayer(spec)
+
+
+# ---------------------------------------------------------------------- before a card
+
+
+def option_or_play(view: View, legal: Sequence[Action]) -> Action:
+    """Announce what is offered before the card when it scores (a carte blanche), else play.
+
+    A carte blanche is always announced, at the deal and again for a card drawn: the
+    points are certain, and what showing the hand tells the other side costs less at
+    the values shipped (50 in Rubicon and the two-pack house rule, 250 in six-pack).  A
+    hand without a king, queen or knave holds no card of a marriage, a sequence, a
+    bezique or their fours (without aces and tens either, under S4's reading, nothing
+    of worth): its points are in its aces and tens alone.  Shown, they tell the
+    opponent which of his tens and aces to risk while the stock lasts; but the cards
+    shown are soon played and replaced by unseen draws, four aces may be declared
+    whatever he knows, and a trick is worth its brisques, 10 each in the two-pack game,
+    nothing in six-pack (no brisques) and in Rubicon only when they break a tie or save
+    a rubicon.  To cost 50 points the knowledge would have to turn three tricks full of
+    brisques, each against a hand of no court cards that rarely takes tricks; a card
+    drawn shows one card only.
+    """
+    tables = tables_of(view.rules)
+    offered = [a for a in legal if a.kind != Kind.PLAY]
+    best = max(offered, key=lambda action: tables.points(action.combo))
+    if tables.points(best.combo) > 0:
+        return best
+    return play_card(view, [a for a in legal if a.kind == Kind.PLAY])
 
 
 # ---------------------------------------------------------------------- the turn

@@ -132,23 +132,11 @@ def _said_line(data: Mapping[str, Any], inheritance: Inheritance, said: Said) ->
     parent = inheritance.parent_of(said.covers)
     if isinstance(said.source, str):
         source: str | None = said.source
-    elif parent is not None:
-        source = inheritance.source_of(said.covers, said.source)
     else:
-        source = _source(data, said.source)
+        source = inheritance.citation(said.covers, said.source, data)
     return RuleLine(
         said.section, said.key, said.text, source, parent, None, said.covers, said.value
     )
-
-
-def _source(data: Mapping[str, Any], path: tuple[str, ...]) -> str | None:
-    """The ``source:`` text at ``path`` of the merged data, or None."""
-    found: Any = data
-    for key in path:
-        if not isinstance(found, Mapping) or key not in found:
-            return None
-        found = found[key]
-    return " ".join(found.split()) if isinstance(found, str) else None
 
 
 def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from bezique.errors import BeziqueError
 from bezique.game import ruleset_for
@@ -18,6 +17,7 @@ from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import as_json, text
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
+from bezique.safeio import check_output, write_output
 
 BAD_INPUT = 2
 """``bezique diff``'s exit status when a variant cannot be read (as ``diff``'s for trouble)."""
@@ -25,6 +25,11 @@ BAD_INPUT = 2
 
 def run_rules(args: argparse.Namespace) -> int:
     """``bezique rules``: render the rulebook of ``args.variant`` in ``args.format``."""
+    if args.output is None:
+        if args.overwrite:
+            raise BeziqueError("--overwrite goes with --output FILE")
+    else:
+        check_output(args.output, overwrite=args.overwrite)
     ruleset = ruleset_for(args.variant)
     lines = rule_lines(ruleset)
     title = book_title(ruleset)
@@ -37,7 +42,7 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(page)
     else:
-        Path(args.output).write_text(page, encoding="utf-8")
+        write_output(args.output, page, overwrite=args.overwrite)
     return 0
 
 

@@ -22,7 +22,9 @@ PENALTIES = {
     "drew_out_of_turn": "drawing out of turn (claimed before the injured player draws)",
     "played_with_seven": "playing with a card short, having failed to draw (two cards are "
     "taken at the next draw)",
-    "nine_cards": "holding a card too many (the offender skips his next draw)",
+    "nine_cards": "being found, at any time of the play, holding more cards than his number "
+    "while the others hold theirs, dealt or drawn too many (he then plays without drawing, "
+    "one draw missed for each card too many)",
     "led_out_of_turn": "leading out of turn (the lead stands once every player has played to it)",
 }
 
@@ -239,10 +241,11 @@ def rubicon(data: Data) -> list[Said]:
         "the winner's score falls to nothing."
     )
     blanche = (
-        "A carte blanche shown at the deal scores again for each card drawn that is not of "
-        "its ranks, until one is drawn."
+        "A player who announced a carte blanche at the deal may announce it again, at his "
+        "choice, for each card he draws that is not of its ranks, showing that card before "
+        "he plays his next one, and score it again, until he draws one of its ranks."
         if r["carte_blanche"] == "per_drawn_card"
-        else "A carte blanche scores only once, at the deal."
+        else "A carte blanche is announced only once, at the deal."
     )
     return [
         line(
@@ -281,7 +284,8 @@ def rubicon(data: Data) -> list[Said]:
         line(
             "repair_marriages",
             "Once a card of a marriage has been played, its partner may be married again to a "
-            "card already declared, with no card from the hand."
+            "card already declared, with no card from the hand, even to a king or queen taken "
+            "from a marriage still on the table."
             if r["repair_marriages"]
             else "Every declaration brings a card never declared before; no marriage is re-paired "
             "from declared cards alone.",

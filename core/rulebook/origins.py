@@ -1,4 +1,8 @@
-"""Which file of a variant's ``extends:`` chain set each value: what a rule inherits."""
+"""Which file of a variant's ``extends:`` chain set each value: what a rule inherits.
+
+A rule keeps the citation of the file that set it: that file's ``source:`` text, or its
+name as a house rule when it gives none.
+"""
 
 from __future__ import annotations
 
@@ -48,36 +52,53 @@ class Inheritance:
         nearest = self._nearest(paths)
         return _name(nearest) if nearest is not None else None
 
-    def source_of(self, paths: Iterable[str], source: tuple[str, ...]) -> str | None:
-        """The ``source:`` text at ``source`` in the parent that set every one of ``paths``.
+    def citation(self, paths: Iterable[str], source: tuple[str, ...], data: Any) -> str | None:
+        """The citation of a rule that states ``paths``, its section citing ``source``.
 
-        Read from that parent's own file, or the nearest of its ancestors that has one
-        there, so an inherited rule keeps the citation of the file that set it (never an
-        overlay's text about another rule).  A nearer file's text counts too when that file
-        sets nothing else in the section: it is a note on the inherited rules themselves
-        ("inherited from ordinary").  None when the rule is not inherited, or no file of
-        that part of the chain cites it.
+        The rule is the work of the nearest file that set one of ``paths`` (the variant's
+        own file, or the parent it is inherited from), and is cited to that file's own
+        ``source:`` text at ``source``, else to its nearest one above it (the section's,
+        then the file's).  A file that sets it without any makes it a rule of its own,
+        cited as a house rule of that file (:func:`house_rule`), never with the text of a
+        parent about what the parent set.  The base of the chain is cited as it would be
+        alone, by its text at ``source`` only.  A nearer file's text counts too, for an
+        inherited rule, when that file sets nothing else in the section: it is a note on
+        the inherited rules themselves ("inherited from ordinary").  A variant whose chain
+        is not known, or a rule the overrides set, is cited to the text of the merged
+        ``data``.
         """
-        nearest = self._nearest(paths)
-        if nearest is None:
-            return None
+        writer = self._writer(paths)
+        if writer is None:
+            return _text(_at(data, source))
         for file in sorted(self.chain, key=lambda f: f.rank):
+            if file.rank >= writer.rank:
+                break
             section = _at(file.data, source[:-1])
-            notes_only = isinstance(section, dict) and set(section) <= {source[-1]}
-            if file.rank >= nearest.rank or notes_only:
-                text = _at(file.data, source)
-                if isinstance(text, str):
-                    return " ".join(text.split())
-        return None
+            if isinstance(section, dict) and set(section) <= {source[-1]}:
+                text = _text(section.get(source[-1]))
+                if text is not None:
+                    return text
+        if writer is self.chain[0]:  # the base, cited as it would be alone
+            return _text(_at(writer.data, source))
+        for end in range(len(source) - 1, -1, -1):  # the writer's own, or its nearest above
+            text = _text(_at(writer.data, (*source[:end], source[-1])))
+            if text is not None:
+                return text
+        return house_rule(writer)
+
+    def _writer(self, paths: Iterable[str]) -> File | None:
+        """The nearest file that set one of ``paths`` (None: the overrides, or unknown)."""
+        if self.origins is None:
+            return None
+        writers = [self.origins.of(tuple(path.split("."))) for path in paths]
+        if not writers or any(w is None for w in writers):
+            return None
+        return min((w for w in writers if w is not None), key=lambda w: w.rank)
 
     def _nearest(self, paths: Iterable[str]) -> File | None:
         """The nearest parent file that set all of ``paths`` (None: one is the variant's own)."""
-        if self.origins is None or self.top is None:
-            return None
-        writers = [self.origins.of(tuple(path.split("."))) for path in paths]
-        if not writers or any(w is None or w is self.top for w in writers):
-            return None
-        return min((w for w in writers if w is not None), key=lambda w: w.rank)
+        writer = self._writer(paths)
+        return None if writer is None or writer is self.top else writer
 
 
 def _at(data: Any, path: tuple[str, ...]) -> Any:
@@ -87,6 +108,16 @@ def _at(data: Any, path: tuple[str, ...]) -> Any:
             return None
         data = data[key]
     return data
+
+
+def _text(found: Any) -> str | None:
+    """A ``source:`` text on one line (None: no text)."""
+    return " ".join(found.split()) if isinstance(found, str) else None
+
+
+def house_rule(file: File) -> str:
+    """The citation of a value a file sets without a ``source:`` of its own there."""
+    return f"house rule ({Path(file.source.display).name})"
 
 
 def _name(file: File) -> str:

@@ -99,7 +99,7 @@ def _points(points: int) -> str:
 
 
 def carte_blanche(data: Data) -> list[Said]:
-    """Whether a hand dealt without court cards scores, and how much."""
+    """Whether a hand dealt without court cards may be announced, and what it scores."""
     c = data.get("carte_blanche")
     if c is None:
         return []
@@ -110,7 +110,8 @@ def carte_blanche(data: Data) -> list[Said]:
         taken = ", and the same is taken off his opponents' scores" if c["from_opponent"] else ""
         text = (
             f"A player dealt a hand without any {listed((rank(r) for r in c['ranks']), 'or')} "
-            f"may show it before the first trick and score {c['points']}{taken}."
+            "may, at his choice, announce it before he plays his first card, showing the hand, "
+            f"and score {c['points']}{taken}; playing a card without announcing it declines it."
         )
         cell = f"{c['points']} ({' '.join(c['ranks'])})"
     return [Said("carte_blanche", "carte_blanche", text, covers, ("carte_blanche", "source"), cell)]

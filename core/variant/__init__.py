@@ -39,7 +39,12 @@ from typing import Any
 
 from bezique.errors import VariantError
 from bezique.variant import checks, citations, explain, loader
-from bezique.variant.loader import BUILTIN_PREFIX, MAX_CHAIN_VALUES, apply_overrides
+from bezique.variant.loader import (
+    BUILTIN_PREFIX,
+    MAX_CHAIN_VALUES,
+    apply_overrides,
+    overrides_between,
+)
 from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origins, kind, ordered
 from bezique.variant.schema import (
     SCHEMA_FILE,
@@ -61,6 +66,7 @@ __all__ = [
     "apply_overrides",
     "load_fragment",
     "load_variant",
+    "overrides_between",
     "validate_paths",
     "variant_from_data",
     "variant_listing",
@@ -108,6 +114,21 @@ def load_variant(
 
     Raise :class:`VariantError` listing every problem found.
     """
+    variant, problems = _checked(spec, overrides)
+    if variant is None:
+        raise VariantError(ordered(problems))
+    return variant
+
+
+def _checked(
+    spec: str | os.PathLike[str], overrides: Mapping[str, Any] | None
+) -> tuple[Variant | None, list[Message]]:
+    """Load ``spec`` with ``overrides``: the variant, or None and every problem found.
+
+    The problems of each file's YAML reading, of its schema and of the sense checks
+    come together; raise :class:`VariantError` only for what stops the loading (a file
+    that cannot be read whole, a broken ``extends:`` chain, bad overrides).
+    """
     chain, problems = loader.load_chain(loader.resolve_spec(spec))
     data, origins = loader.merge_chain(chain)
     plain_overrides: dict[str, Any] = {}
@@ -119,7 +140,7 @@ def load_variant(
         loader.merge_into(data, plain_overrides, (), None, origins)
     problems += _problems(data, Locator(origins))
     if problems:
-        raise VariantError(ordered(problems))
+        return None, loader.past_refused(chain, problems)
     _fill_defaults(data)
     return Variant(
         name=data["name"],
@@ -127,7 +148,7 @@ def load_variant(
         origin=chain[-1].source.display,
         chain=tuple(file.source.display for file in chain),
         overrides=plain_overrides,
-    )
+    ), []
 
 
 def variant_from_data(
@@ -216,16 +237,19 @@ def validate_paths(paths: Sequence[str]) -> list[str]:
     """Load each of ``paths`` as a variant spec; return every problem found (none: ``[]``).
 
     Besides what loading finds, each code a ``source:`` text cites must be in the
-    bibliography (:mod:`bezique.variant.citations`).  A problem of a file shared
-    by several of ``paths`` (a parent) is listed once.
+    bibliography (:mod:`bezique.variant.citations`).  The problems of one path come in
+    file order, those of its YAML reading, its schema, its sense and its citations
+    together; a problem of a file shared by several of ``paths`` (a parent) is listed once.
     """
     messages: list[str] = []
     for path in paths:
         try:
-            load_variant(path)
-        except VariantError as exc:
-            messages.extend(exc.problems)
-        messages.extend(citations.citation_problems(path))
+            _, problems = _checked(path, None)
+        except VariantError as exc:  # the loading stopped: what was found, then the citations
+            messages += exc.problems
+            messages += citations.citation_problems(path)
+            continue
+        messages += ordered([*problems, *citations.citation_messages(path)])
     return list(dict.fromkeys(messages))
 
 
@@ -244,7 +268,8 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
     """Return ``(name, summary)`` of each registered variant, and the problems of the others.
 
     Cheap by design: each file's ``extends:`` chain is read and merged as
-    :func:`load_variant` reads it, but neither validated nor joined to its plugins.
+    :func:`load_variant` reads it, but neither validated nor joined to its plugins
+    (a file whose YAML reading refused something is not listed: its problems are).
     Only a variant whose merged summary is not text is loaded in full, for its problems.
     """
     summaries: list[tuple[str, str]] = []
@@ -252,6 +277,10 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
     for name in loader.catalogue():
         try:
             chain, _ = loader.load_chain(loader.resolve_spec(name))
+            unreadable = [m for file in chain for m in loader.yaml_problems(file)]
+            if unreadable:  # what its YAML reading refused, as before it was read whole
+                problems.extend(ordered(unreadable))
+                continue
             summary = loader.merge_chain(chain)[0].get("summary")
             if not isinstance(summary, str) or not summary:
                 summary = load_variant(name).summary

@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bezique.safeio import write_output
 from bezique.variant.schema import (
     OVERLAY_FILE,
     SCHEMA_FILE,
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     folder = Path(args.write)
     for name, schema in ((SCHEMA_FILE, document), (OVERLAY_FILE, variant_overlay_schema(document))):
-        (folder / name).write_text(render(schema), encoding="utf-8")
+        write_output(folder / name, render(schema), overwrite=True)
         print(f"wrote {folder / name}")
 
 

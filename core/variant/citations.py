@@ -19,6 +19,7 @@ import bisect
 
 from bezique.bibliography import Citation, bibliography, code_shaped_in
 from bezique.errors import VariantError
+from bezique.safeio import decode_text
 from bezique.variant.loader import BUILTIN_PREFIX, load_chain, resolve_spec
 from bezique.variant.locate import File, Message, dotted, ordered
 from bezique.yamlsafe import JsonPath
@@ -29,6 +30,11 @@ def citation_problems(spec: str) -> list[str]:
 
     A spec that cannot be read gives none: loading it reports why.
     """
+    return ordered(citation_messages(spec))
+
+
+def citation_messages(spec: str) -> list[Message]:
+    """The problems of :func:`citation_problems`, each with its place in its file."""
     try:
         chain, _ = load_chain(resolve_spec(spec))
     except VariantError:
@@ -37,7 +43,7 @@ def citation_problems(spec: str) -> list[str]:
     for file in chain:
         if file.rank == 0 or not file.source.display.startswith(BUILTIN_PREFIX):
             messages += _file_problems(file)
-    return ordered(messages)
+    return messages
 
 
 def _file_problems(file: File) -> list[Message]:
@@ -66,7 +72,7 @@ def _file_problems(file: File) -> list[Message]:
 
 def _text(file: File) -> str:
     """The file's text as read (it was read and parsed once already, so it is readable)."""
-    return file.source.resource.read_bytes().decode("utf-8-sig", errors="replace")
+    return decode_text(file.source.resource.read_bytes().decode("utf-8", errors="replace"))
 
 
 def _line_starts(text: str) -> list[int]:

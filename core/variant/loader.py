@@ -12,6 +12,7 @@ merged data: see :mod:`bezique.variant.explain` and :mod:`bezique.variant.checks
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import os
 import re
@@ -70,8 +71,19 @@ def catalogue() -> dict[str, Traversable]:
     return registry.variant_files()
 
 
-def _known_variants() -> str:
-    return (", ".join(catalogue()) or "none") + registry.missing_note()
+def unknown_variant(name: str, elsewhere: str) -> str:
+    """Say that no variant is registered as ``name``, naming the nearest one if any is near.
+
+    ``elsewhere`` says what else could have been given (a ``.yaml`` file); without a
+    near name, the message tells how to list the variants.  A plugin that could not be
+    loaded is named, as the variants it offers are missing.
+    """
+    close = difflib.get_close_matches(name, list(catalogue()), n=1)
+    if close:
+        hint = f"did you mean {close[0]!r}?"
+    else:
+        hint = f"`bezique variants` lists them ({elsewhere})"
+    return f"no variant named {name!r}; {hint}{registry.missing_note()}"
 
 
 def resolve_spec(spec: str | os.PathLike[str]) -> Source:
@@ -89,10 +101,7 @@ def resolve_spec(spec: str | os.PathLike[str]) -> Source:
 def _registered_source(name: str) -> Source:
     found = catalogue()
     if name not in found:
-        raise VariantError(
-            f"unknown variant {name!r}; known variants: {_known_variants()} "
-            "(or give the path of a .yaml file)"
-        )
+        raise VariantError(unknown_variant(name, "or give the path of a .yaml file"))
     resource = found[name]
     identity = str(resource.resolve()) if isinstance(resource, Path) else BUILTIN_PREFIX + name
     return Source(f"{BUILTIN_PREFIX}{name}.yaml", identity, resource, None)
@@ -129,10 +138,13 @@ def _read(source: Source, budget: int = MAX_NODES) -> YamlDocument:
 def _parse(raw: bytes, display: str, max_nodes: int, too_many: str | None) -> YamlDocument:
     """Parse a file's bytes; the same bytes read again are not parsed again.
 
-    Only successful parses are kept (an exception is never cached), and the
+    Only documents read whole are kept (an exception is never cached), with the
+    problems found in them (YAML 1.1 surprises, duplicate keys...), and the
     documents are never changed: merging copies what it takes from them.
     """
-    return parse_yaml_bytes(raw, display, max_nodes=max_nodes, too_many=too_many)
+    return parse_yaml_bytes(
+        raw, display, max_nodes=max_nodes, too_many=too_many, keep_problems=True
+    )
 
 
 # --- the extends chain ---------------------------------------------------------------------
@@ -141,6 +153,8 @@ def _parse(raw: bytes, display: str, max_nodes: int, too_many: str | None) -> Ya
 def load_chain(top: Source) -> tuple[list[File], list[Message]]:
     """Read ``top`` and its ancestors; return them base first, with non-fatal problems.
 
+    The problems are each file's own: what its YAML reading refused (a value
+    YAML 1.1 reads otherwise, a duplicate key...) and a missing or malformed name.
     Raise VariantError (with everything found so far) when the chain cannot be built.
     """
     chain: list[File] = []
@@ -152,14 +166,42 @@ def load_chain(top: Source) -> tuple[list[File], list[Message]]:
             file = File(source, _read(source, MAX_CHAIN_VALUES - read), len(chain))
             read += file.doc.size
             chain.append(file)
+            problems += yaml_problems(file)
             if not isinstance(file.doc.data, dict):
                 raise VariantError(file_message(file, ())(_not_a_mapping(file.doc.data)).text)
             problems += _name_problems(file)
             source = _parent_source(file, chain)
         except VariantError as exc:
-            raise VariantError([*ordered(problems), *exc.problems]) from None
+            raise VariantError([*ordered(past_refused(chain, problems)), *exc.problems]) from None
     chain.reverse()
     return chain, problems
+
+
+def yaml_problems(file: File) -> list[Message]:
+    """What the YAML reading of ``file`` refused, each at its place."""
+    found = []
+    for line, column, text in file.doc.problems:
+        where = f"{file.source.display}:{line}:{column}"
+        found.append(Message((file.rank, line, column), f"{where}: {text}", where))
+    return found
+
+
+def past_refused(chain: list[File], messages: list[Message]) -> list[Message]:
+    """Leave out what ``messages`` say of the values the YAML reading refused.
+
+    Such a value was read as a stand-in (:attr:`~bezique.yamlsafe.YamlDocument.refused`)
+    so that the rest of its file could be checked: the YAML problem at its place says
+    what is wrong with it, and anything else said there would be about the stand-in.
+    """
+    refused = {
+        f"{file.source.display}:{line}:{column}"
+        for file in chain
+        for line, column in file.doc.refused
+    }
+    if not refused:
+        return list(messages)
+    own = {message.text for file in chain for message in yaml_problems(file)}
+    return [m for m in messages if m.where not in refused or m.text in own]
 
 
 def _name_problems(file: File) -> list[Message]:
@@ -222,8 +264,9 @@ def _sibling_or_registered(file: File, value: str, fail: Callable[[str], Message
     if name not in catalogue():
         raise VariantError(
             fail(
-                f"unknown variant {value!r}; known variants: {_known_variants()} "
-                "(or name a .yaml file in the same folder, such as 'base.yaml')"
+                unknown_variant(
+                    name, "or name a .yaml file in the same folder, such as 'base.yaml'"
+                )
             ).text
         )
     return _registered_source(name)
@@ -281,6 +324,42 @@ def apply_overrides(data: Mapping[str, Any], overrides: Mapping[str, Any]) -> di
     merged = copy.deepcopy(dict(data))
     merge_into(merged, plain_overrides(overrides), (), None, Origins(None))
     return merged
+
+
+def overrides_between(base: Mapping[str, Any], merged: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the overrides that turn a variant's data ``base`` into ``merged``.
+
+    The inverse of :func:`apply_overrides`: ``apply_overrides(base, overrides_between(base,
+    merged))`` is ``merged``.  Mappings are compared key by key, anything else as a whole
+    (``true`` is not ``1``); a key ``merged`` lacks is deleted with ``null``.
+    """
+    found: dict[str, Any] = {}
+    for key, value in merged.items():
+        old = base.get(key, _ABSENT)
+        if isinstance(value, Mapping) and isinstance(old, Mapping):
+            inner = overrides_between(old, value)
+            if inner:
+                found[key] = inner
+        elif old is _ABSENT or not _same_value(old, value):
+            found[key] = copy.deepcopy(value)
+    for key in base:
+        if key not in merged:
+            found[key] = None
+    return found
+
+
+_ABSENT = object()
+
+
+def _same_value(one: Any, other: Any) -> bool:
+    """Whether two plain values are equal, types included (``1``, ``1.0`` and ``true`` differ)."""
+    if type(one) is not type(other):
+        return False
+    if isinstance(one, Mapping):
+        return one.keys() == other.keys() and all(_same_value(one[k], other[k]) for k in one)
+    if isinstance(one, list):
+        return len(one) == len(other) and all(map(_same_value, one, other))
+    return bool(one == other)
 
 
 def deleting_nothing(

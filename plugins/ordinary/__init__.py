@@ -12,6 +12,8 @@ package holds the procedures a table cannot say, one module per job:
 * :mod:`~bezique.plugins.ordinary.sevens`: the seven of trumps;
 * :mod:`~bezique.plugins.ordinary.hand`: what the plugin keeps for a hand
   (:class:`OrdinaryHand`);
+* :mod:`~bezique.plugins.ordinary.carteblanche`: carte blanche, announced at its
+  holder's choice before he plays a card;
 * :mod:`~bezique.plugins.ordinary.tricks`: the deal's scores, the trick, the
   end-game duties, brisques, the last trick and the game's winner.
 
@@ -29,6 +31,9 @@ from typing import Any
 
 from bezique.hookspecs import DeclaringRole, hookimpl
 from bezique.plugins.ordinary import checks
+from bezique.plugins.ordinary.carteblanche import bezique_play_option as bezique_play_option
+from bezique.plugins.ordinary.carteblanche import bezique_play_options as bezique_play_options
+from bezique.plugins.ordinary.carteblanche import offer_drawn, shown_at_deal
 from bezique.plugins.ordinary.combinations import Combination, Tables, tables, tables_of
 from bezique.plugins.ordinary.declaring import OrdinaryDeclarations
 from bezique.plugins.ordinary.forms import (
@@ -80,8 +85,10 @@ __all__ = [
     "copy_groups",
     "endgame_plays",
     "forms_combination",
+    "offer_drawn",
     "quick_tests",
     "sevens_scored",
+    "shown_at_deal",
     "tables",
     "tables_of",
     "this_turn",
@@ -91,8 +98,9 @@ their combinations, the forms of a combination in a player's cards, the quick te
 plugin's state of the hand (:class:`OrdinaryHand`: the sevens scored, the combinations
 announced) and of a turn (:class:`OrdinaryTurn`: what the winner declared, the card taken for the
 seven; :func:`this_turn`), the end-game
-duties, and the deal's and a trick's scores (for a plugin that answers those hooks
-itself and adds to the ordinary answer)."""
+duties, the deal's and a trick's scores (for a plugin that answers those hooks
+itself and adds to the ordinary answer), and a carte blanche offered again for a card
+drawn (:func:`offer_drawn`, :func:`shown_at_deal`)."""
 
 
 @hookimpl

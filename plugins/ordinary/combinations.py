@@ -98,6 +98,8 @@ class Tables:
         )
         """The seven of trumps scores for whoever plays it while the stock lasts (A12)."""
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
+        self.carte_blanche_on: bool = bool(self.carte_blanche["enabled"])
+        """Carte blanche is played: its announcement is offered (the play loop asks this)."""
         self.carte_blanche_barred = frozenset(
             deck.rank_index(r) for r in self.carte_blanche.get("ranks", ())
         )

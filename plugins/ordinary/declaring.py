@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from bezique.actions import Action, Kind, ScoreEvent
-from bezique.plugins.ordinary import sevens
+from bezique.plugins.ordinary import carteblanche, sevens
 from bezique.plugins.ordinary.combinations import (
     Combination,
     Tables,
@@ -135,6 +135,8 @@ class OrdinaryDeclarations:
         """Explain why a play or turn action is refused (a sentence naming the rule)."""
         if action.kind == Kind.PLAY:
             return play_refusal(state, player)
+        if action.kind == Kind.DECLARE and action.combo == carteblanche.CARTE_BLANCHE:
+            return carteblanche.refusal(state, player)
         if not state.stock_left():
             return "declarations cease once the stock is exhausted (S0)"
         if action.kind in (Kind.EXCHANGE, Kind.SHOW):

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 HAND_KEY = "ordinary"
 """Where the plugin keeps its :class:`OrdinaryHand` (``state.plugin_state``)."""
 
+NOT_DRAWN: tuple[int, tuple[int, ...]] = (-1, ())
+"""No drawn card of the seat's is offered as a carte blanche again."""
+
 NO_QUIET = (-2, 0)
 """No hand of the seat's is known to have nothing to declare (see :attr:`OrdinaryHand.quiet`)."""
 
@@ -35,6 +38,12 @@ class OrdinaryHand(PluginState):
     pending: list[Announced]
     """Per seat, the combinations announced to score after a later trick
     (``declarations.per_trick: one``; they lapse when the stock is gone, A38)."""
+    blank_shown: list[bool] = field(default_factory=list)
+    """Per seat, whether he has announced a carte blanche at the deal (his hand shown)."""
+    blank_drawn: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    """Per seat, the tricks done when he drew, and the cards then drawn that he may show
+    now as a carte blanche again (:data:`NOT_DRAWN`: none); see
+    :mod:`~bezique.plugins.ordinary.carteblanche`."""
     quiet: list[tuple[int, int]] = field(default_factory=list, compare=False)
     """A cache, not saved: per seat, ``(trump, held)`` of the last hand of his in which
     nothing could be declared (see :meth:`OrdinaryDeclarations.turn_actions
@@ -45,25 +54,53 @@ class OrdinaryHand(PluginState):
     @classmethod
     def dealt(cls, players: int) -> OrdinaryHand:
         """The state at the deal: nothing scored or announced."""
-        return cls([], [[] for _ in range(players)], [NO_QUIET] * players)
+        return cls(
+            [],
+            [[] for _ in range(players)],
+            [False] * players,
+            [NOT_DRAWN] * players,
+            [NO_QUIET] * players,
+        )
 
     def copy(self) -> OrdinaryHand:
         """An independent copy."""
         pending = [list(seat) for seat in self.pending]
-        return OrdinaryHand(list(self.sevens_scored), pending, list(self.quiet))
+        return OrdinaryHand(
+            list(self.sevens_scored),
+            pending,
+            list(self.blank_shown),
+            list(self.blank_drawn),
+            list(self.quiet),
+        )
 
     def seen_by(self, seat: int) -> OrdinaryHand:
-        """All but the cache of the other seats' hands (``quiet`` holds a hand's cards)."""
+        """All but what the other seats' hands hold.
+
+        Their ``quiet`` caches (which hold a hand's cards) and the drawn cards they may
+        show as a carte blanche (that such a card is no court card is theirs to tell).
+        """
         copy = self.copy()
         copy.quiet = [
             found if other == seat else NO_QUIET for other, found in enumerate(self.quiet)
         ]
+        copy.blank_drawn = [
+            found if other == seat else NOT_DRAWN for other, found in enumerate(self.blank_drawn)
+        ]
         return copy
 
     def to_json(self) -> dict[str, Any]:
-        """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``)."""
+        """``sevens_scored`` (cards) and ``pending`` (per seat, ``[name, [card, ...]]``).
+
+        Once a carte blanche has been shown or a drawn card offered, ``blank_shown`` (per
+        seat) and ``blank_drawn`` (per seat, ``[tricks done, [card, ...]]``) too: a hand without
+        either writes as it did before carte blanche was announced.
+        """
         pending = [[[name, list(cards)] for name, cards in seat] for seat in self.pending]
-        return {"sevens_scored": list(self.sevens_scored), "pending": pending}
+        saved: dict[str, Any] = {"sevens_scored": list(self.sevens_scored), "pending": pending}
+        if any(self.blank_shown) or any(found != NOT_DRAWN for found in self.blank_drawn):
+            saved["blank_shown"] = list(self.blank_shown)
+            saved["blank_drawn"] = [[tricks, list(cards)] for tricks, cards in self.blank_drawn]
+        return saved
 
 
 @dataclass(slots=True)

@@ -1,6 +1,7 @@
 """The ordinary game's play and scores outside declaring, as the plugin's hook answers.
 
-* the deal: a seven turned up, carte blanche (F334, A19);
+* the deal: a seven turned up (carte blanche is its holder's announcement:
+  :mod:`~bezique.plugins.ordinary.carteblanche`);
 * the trick: the higher card of the suit led or a trump wins, and of two
   identical cards the first played (S0 and S2 on play);
 * the end-game duties once the stock is gone: follow suit, win if able, trump if
@@ -37,36 +38,12 @@ def bezique_after_deal(state: GameState) -> None:
 
 @hookimpl
 def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
-    """A seven of trumps turned up scores for the dealer (S0 and S2 tables); carte blanche."""
-    t = tables(state)
-    events = turned_up(state, t)
-    if t.carte_blanche["enabled"]:
-        events.extend(cartes_blanches(state, t))
-    return events
+    """A seven of trumps turned up scores for the dealer (S0 and S2 tables).
 
-
-def cartes_blanches(state: GameState, t: Tables) -> list[ScoreEvent]:
-    """Each hand dealt without any of the carte blanche ranks is shown and scores.
-
-    The hand is shown before the first trick (F334, A19), so the claim is made at
-    the deal; the event lists the cards shown.
+    A carte blanche is not scored here: its holder announces it if he chooses
+    (:mod:`~bezique.plugins.ordinary.carteblanche`).
     """
-    rule = t.carte_blanche
-    events = []
-    for seat, hand in enumerate(state.hands):
-        if not t.blank(hand):
-            continue
-        for card in hand:  # the hand is shown
-            state.expose(card)
-        shown = " ".join(state.deck.card_text(c) for c in hand)
-        events.append(ScoreEvent(seat, rule["points"], "carte_blanche", shown))
-        if rule["from_opponent"]:
-            for other in range(state.players):
-                if other != seat:
-                    events.append(
-                        ScoreEvent(other, -rule["points"], "carte_blanche.from_opponent", shown)
-                    )
-    return events
+    return turned_up(state, tables(state))
 
 
 # ---------------------------------------------------------------------- tricks

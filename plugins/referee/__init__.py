@@ -81,12 +81,14 @@ report                               when, what happens, what may be claimed
 ``played_with_seven SEAT``           right after the draw: SEAT did not draw; his card goes
                                      back; he takes two at his next draw; points, claimed until
                                      that draw (P08)
-``nine_cards SEAT``                  during the play: SEAT is found holding more than his
-                                     number, the others holding theirs, his hand as it is (a
-                                     surplus from ``overdrew`` or ``dealt_too_many ...
-                                     unnoticed``); points; he skips a draw a card too many
-                                     (P09).  Where SEAT holds his number, the old meaning
-                                     (he took the top card too many now) stands, deprecated
+``nine_cards SEAT``                  during the play, after any number of tricks: SEAT is
+                                     found holding more than his number, the others holding
+                                     theirs, his hand as it is (a surplus from ``overdrew``
+                                     or ``dealt_too_many ... unnoticed``); points; he skips a
+                                     draw a card too many (P09).  Where SEAT holds his
+                                     number: refused if another seat holds too many; where
+                                     every seat holds his, the old meaning (he took the top
+                                     card too many now) stands, deprecated
 ``both_too_many``                    during the play: every seat is found holding too many,
                                      hands as they are; each skips a draw a card too many; no
                                      points (P10, S3); where none does, deprecated as above

@@ -194,29 +194,26 @@ def _overdrew(state: GameState, name: str, args: list[str]) -> None:
 
 
 def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
-    """SEAT is found with a card too many (his hand as it is): points; he skips a draw."""
+    """SEAT is found with a card too many (his hand as it is): points; he skips a draw.
+
+    The surplus may have been dealt (``dealt_too_many ... unnoticed``) or drawn
+    (``overdrew``), and found after any number of tricks: S0, S3 and S4 give the
+    same remedy whenever it is found, with their own points.  A report against a
+    seat holding his number is refused, unless no seat holds a card too many and
+    nothing is known of one: then the old meaning stands, deprecated.
+    """
     seat = one_seat(state, name, args)
     surplus = surplus_of(state, name)
     if surplus[seat] == 0 and found_in_endgame(state)[seat]:
         raise fail(name, f"seat {seat}'s cards too many were found already: the penalty is once")
-    if surplus[seat] == 0 and not already_known(state, seat):
-        in_stock_play(state, name, state.players + 1)
+    if _old_nine_cards(state, surplus, seat):
         deprecated(f"irregular nine_cards {seat}", f"irregular overdrew {seat}")
         state.give(seat, state.stock.pop())
         book(state)["skip"][seat] += 1
         open_points(state, name, seat)
         return
-    held = len(state.hands[seat])
     if surplus[seat] <= 0:
-        skips, extra = book(state)["skip"][seat], book(state)["extra"][seat]
-        known = " (he already skips a draw)" if skips == 1 else ""
-        known = f" (he already skips {skips} draws)" if skips > 1 else known
-        known = " (he already takes two at his next draw)" if extra else known
-        raise fail(
-            name,
-            f"seat {seat} holds {held} cards, {held - surplus[seat]} being his number now"
-            f"{known}: not a card too many",
-        )
+        raise fail(name, _not_too_many(state, seat, surplus))
     for other, extra in enumerate(surplus):
         if other != seat and extra:
             count = len(state.hands[other])
@@ -227,6 +224,38 @@ def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
             )
     settle_surplus(state, surplus)
     open_points(state, name, seat)
+
+
+def _old_nine_cards(state: GameState, surplus: list[int], seat: int) -> bool:
+    """Whether ``nine_cards SEAT`` keeps its old meaning: he takes the top card too many now.
+
+    Only where the report contradicts nothing the hands show: every seat holds his
+    number, SEAT is not known to skip or double a draw, and the stock has the card
+    to give him between two tricks (the only state in which a record made before
+    the hand was taken as it is holds this report).
+    """
+    return (
+        not any(surplus)
+        and not already_known(state, seat)
+        and state.phase == "play"
+        and len(state.stock) >= state.players + 1
+    )
+
+
+def _not_too_many(state: GameState, seat: int, surplus: list[int]) -> str:
+    """Why ``seat``, holding no card beyond his number, is not the player with nine cards."""
+    held = len(state.hands[seat])
+    skips, extra = book(state)["skip"][seat], book(state)["extra"][seat]
+    known = " (he already skips a draw)" if skips == 1 else ""
+    known = f" (he already skips {skips} draws)" if skips > 1 else known
+    known = " (he already takes two at his next draw)" if extra else known
+    offenders = [str(other) for other, more in enumerate(surplus) if more > 0]
+    found = f"; seat {' and seat '.join(offenders)} holds more than his number" if offenders else ""
+    return (
+        f"seat {seat} holds {held} cards, {held - surplus[seat]} being his number now{known}: "
+        "not a card too many.  The penalty is for the player found, at any time of the play, "
+        f"holding more cards than his number while the others hold theirs (P09){found}"
+    )
 
 
 def _both_too_many(state: GameState, name: str, args: list[str]) -> None:

@@ -15,7 +15,13 @@ from collections.abc import Sequence
 import pytest
 
 from bezique.game import GameState, new_game
-from bezique.testing import points_by_rule, random_conformance, refuse, scenario
+from bezique.testing import (
+    check_random_games,
+    points_by_rule,
+    random_conformance,
+    refuse,
+    scenario,
+)
 
 JUNK = ["7S"] * 3 + ["8S"] * 2 + ["7D"] * 3 + ["8D"] * 2 + ["7C"] * 3 + ["8C"] * 2
 """Seat 1's fifteen cards: nothing scores with them."""
@@ -279,3 +285,16 @@ def test_random_deals_keep_every_invariant(seed: int) -> None:
     # 300 deals in all, each a game: every card in one place, the scores their events',
     # a legal action while the game goes on, and each game's record replaying it.
     assert random_conformance("eight-pack", hands=100, seed=seed) == 100
+
+
+@pytest.mark.parametrize("referee", [False, True])
+def test_random_games_conform_at_every_action(referee: bool) -> None:
+    # bezique's own random-simulation checks, as its shipped variants run them: at every
+    # action a clone (and, at the first 24 and every 48th, the state saved and loaded
+    # again) equal to the state and going on alike, the legal actions listed once each,
+    # the deal within its length, and no seat's view showing a card it has not seen; the
+    # refereed games with irregularities reported at random.
+    games = check_random_games(
+        "eight-pack", games=2, seed=8, referee=referee, thorough=24, every=48
+    )
+    assert all(state.is_over() for state in games)
