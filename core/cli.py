@@ -310,7 +310,8 @@ def _replay(args: argparse.Namespace) -> int:
         won = state.side_name(state.winner) if state.winner >= 0 else "none, the game is drawn"
         print(f"winner: {won}")
     else:
-        print(f"game not finished: seat {state.to_act} to act ({state.phase})")
+        doing = state.rules.words.phase(state.phase)
+        print(f"game not finished: seat {state.to_act} to act ({doing})")
     return 0
 
 

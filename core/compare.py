@@ -145,12 +145,21 @@ def figures(
     ]
     _not_used(rules, per_variant, pairs)
     words = {f.key: f.label for f in table.main()}
+    words.update({rule: rule_words(rule, rules) for rule in order})
     return {
         "labels": words,
         "rules": {r: rule_class(r, table.combinations) for r in order},
         "per_variant": per_variant,
         "pairs": pairs,
     }
+
+
+def rule_words(rule: str, rules: Sequence[Ruleset]) -> str:
+    """A score event's rule in words: those of the first variant compared that has any."""
+    for ruleset in rules:
+        if rule in ruleset.words:
+            return ruleset.words[rule]
+    return rules[0].words.say(rule) if rules else rule
 
 
 NOT_USED = {"value": None, "low": None, "high": None}

@@ -28,6 +28,8 @@ td { text-align: right; font-variant-numeric: tabular-nums; }
 td:first-child, th:first-child { text-align: left; }
 tr.marked td { background: #fff3c4; font-weight: 600; }
 tr.heading td { font-style: italic; text-align: left; }
+.rule-diff td { text-align: left; vertical-align: top; font-variant-numeric: normal; }
+.rule-diff th { text-align: left; }
 p.measured { color: #555; margin: 0.1em 0; }
 svg { max-width: 100%; height: auto; }
 """

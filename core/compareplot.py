@@ -55,16 +55,34 @@ def _distribution(axes: Any, done: Comparison) -> None:
 
 
 def _by_class(axes: Any, done: Comparison) -> None:
+    """Stacked bars of the points a hand each class of rule gives, in each variant.
+
+    A class that takes points away (a settlement's deductions) is stacked below zero,
+    not cut off; the axis reaches past both ends of every bar, with room for the legend.
+    """
     per_variant = done.result["per_variant"]
-    bottoms = [0.0] * len(per_variant)
+    above = [0.0] * len(per_variant)
+    below = [0.0] * len(per_variant)
     for name in per_variant[0]["points_per_hand_by_class"]:
-        values = [max(0.0, v["points_per_hand_by_class"][name]["value"]) for v in per_variant]
-        axes.bar(done.labels, values, bottom=bottoms, label=name)
-        bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
+        values = [v["points_per_hand_by_class"][name]["value"] for v in per_variant]
+        bottoms = [a if v >= 0 else b for v, a, b in zip(values, above, below, strict=True)]
+        bars = axes.bar(done.labels, values, bottom=bottoms, label=name)
+        for bar in bars:  # a bar's base is no limit of the axis: it may not end at a bar
+            bar.sticky_edges.y.clear()
+        above = [a + max(v, 0.0) for a, v in zip(above, values, strict=True)]
+        below = [b + min(v, 0.0) for b, v in zip(below, values, strict=True)]
+    top, bottom = max(above), min(below)
+    span = (top - bottom) or 1.0
+    axes.set_ylim(bottom - LEGEND_ROOM / 8 * span if bottom < 0 else 0, top + LEGEND_ROOM * span)
+    axes.axhline(0, color="black", linewidth=0.8)
     axes.set_title("points per hand by class of rule")
     axes.set_ylabel("points a hand")
     axes.tick_params(axis="x", labelrotation=20)
-    axes.legend(fontsize="small")
+    axes.legend(fontsize="small", loc="upper center", ncols=3)
+
+
+LEGEND_ROOM = 0.25
+"""The room above the highest bar, as a share of the bars' span, where the legend goes."""
 
 
 def _wins(axes: Any, done: Comparison) -> None:

@@ -48,7 +48,7 @@ def interval(low: float | None, high: float | None, places: int, sign: str = "")
 def _names(result: dict[str, Any], part: str, key: str) -> str:
     if part == "figures":
         return str(result["labels"][key])
-    return f"  {key}"
+    return f"  {result['labels'].get(key, key)}"  # a rule in words (a class is in words)
 
 
 def title(result: dict[str, Any]) -> list[str]:

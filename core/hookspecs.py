@@ -195,6 +195,22 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> Sequence[RuleProse] | Non
     """
 
 
+@hookspec
+def bezique_words(data: Mapping[str, Any]) -> Mapping[str, str] | None:
+    """Collect: the words a player reads for this plugin's keys (:mod:`bezique.words`).
+
+    Asked of every plugin a game of the variant is played with, in order, once per
+    ruleset (:attr:`bezique.ruleset.Ruleset.words`; not a game hook).  ``data`` is the
+    merged variant data.  Return a mapping from key to words: a score event's rule
+    (``seven_of_trumps.exchange_points`` -> ``the seven of trumps exchanged for the
+    turn-up``), a combination's name (``four_knaves`` -> ``four knaves``), a declared
+    card's class as ``class.NAME``, a phase the plugin opens as ``phase.NAME``; or
+    ``None``.  The kernel merges the answers over its own words, a plugin listed later
+    overriding one listed before; a key nobody gives words to is shown in a readable
+    form of itself (underscores as spaces), never raw.
+    """
+
+
 # ====================================================================== the deal
 
 

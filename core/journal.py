@@ -2,7 +2,8 @@
 
 :class:`Journal` applies every action of a game at the terminal and writes what a
 player saw happen: who played, declared, exchanged or ended a turn, the points
-scored and why, each trick and who won it, each hand's end.  Its :attr:`Journal.log`
+scored and why (in the variant's words: :attr:`bezique.ruleset.Ruleset.words`), each
+trick and who won it, each hand's end.  Its :attr:`Journal.log`
 holds what happened since the player's own last move; :attr:`Journal.last_trick`
 the last trick.  All of it is public at the table: played and declared cards,
 exchanges, scores.
@@ -13,23 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bezique.actions import Action, Kind
+from bezique.actions import Action, Kind, ScoreEvent
 from bezique.record import hand_summaries
 
 if TYPE_CHECKING:
     from bezique.game import GameState
-
-PAST = {
-    "play": "played",
-    "declare": "declared",
-    "announce": "announced",
-    "exchange": "exchanged",
-    "show": "showed",
-    "choose": "chose",
-    "irregular": "reported",
-    "claim": "claimed",
-}
-"""The past tense of each action's first word, as the log tells it."""
+    from bezique.words import Words
 
 
 class Journal:
@@ -50,22 +40,17 @@ class Journal:
         illegal action raises and logs nothing.
         """
         seat, text, hand = state.to_act, state.action_text(action), state.hand_no
+        words = state.rules.words
         trick = list(zip(state.trick_seats, state.trick, strict=True))
         winner = _trick_winner(state, action, trick)
         first_event = len(state.events)
         state.apply(action)
         if own:
             self.log = []
-        self.log.append(self._told(seat, text))
+        self.log.append(f"{self.names[seat]} {words.action(text, past=True)}")
         if winner is not None:
             self._trick(state, [*trick, (seat, action.cards[0])], winner)
         self._scores(state, first_event, hand)
-
-    def _told(self, seat: int, text: str) -> str:
-        word, _, rest = text.partition(" ")
-        if word in PAST:
-            return f"{self.names[seat]} {PAST[word]} {rest}".rstrip()
-        return f"{self.names[seat]} ended the turn ({text})"
 
     def _trick(self, state: GameState, trick: list[tuple[int, int]], winner: int) -> None:
         cards = ", ".join(f"{self.names[s]} {state.deck.card_text(c)}" for s, c in trick)
@@ -76,18 +61,21 @@ class Journal:
         events = list(zip(state.events[first:], state.event_hands[first:], strict=True))
         for event, in_hand in events:
             if in_hand == hand:
-                self.log.append(self._scored(event.player, event.points, event.rule, event.detail))
+                self.log.append(self._scored(state.rules.words, event))
         if state.hand_no != hand or state.is_over():
             self.log.append(self._hand_over(state, hand))
         for event, in_hand in events:
             if in_hand != hand:
-                self.log.append(self._scored(event.player, event.points, event.rule, event.detail))
+                self.log.append(self._scored(state.rules.words, event))
         if state.is_over():
             self.log.append(self._game_over(state))
 
-    def _scored(self, seat: int, points: int, rule: str, detail: str) -> str:
-        told = f"{points:+d} for {self.names[seat]}: {rule}"
-        return f"{told} ({detail})" if detail else told
+    def _scored(self, words: Words, event: ScoreEvent) -> str:
+        """A score in words: ``+10 for you: the seven of trumps exchanged for the turn-up``."""
+        said = words.say(event.rule)
+        told = f"{event.points:+d} for {self.names[event.player]}: {said}"
+        detail = words.detail(event.detail)
+        return f"{told} ({detail})" if detail and detail not in said else told
 
     def _hand_over(self, state: GameState, hand: int) -> str:
         points = hand_summaries(state)[hand]["points"]

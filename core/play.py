@@ -9,8 +9,12 @@ game is the same again from the same seed and moves, resumed or not.
 The player types a menu number or an action in the text notation (``play QS``,
 ``declare bezique QS JD``, ``exchange 7H``, ``draw``), or a command: ``help``,
 ``hint`` (what the ``heuristic`` bot would do here; ``hint search`` or any other
-player spec), ``rules`` (the variant's main numbers), ``quit``.  An entry the
-rules refuse is answered with the rule that refuses it, and the game is unchanged.
+player spec), ``rules`` (the variant's rulebook, compact), ``undo`` (take back his
+last move and the bots' moves after it), ``quit``.  An entry that cannot be read is
+answered "not understood"; an action the rules refuse is answered with the rule that
+refuses it, in words; either way the game is unchanged.  Everything is said in the
+variant's words (:attr:`bezique.ruleset.Ruleset.words`) and wrapped to the terminal's
+width; while a bot decides, a terminal shows that it is thinking.
 
 The record (:mod:`bezique.record`) is written after each of the player's moves,
 on ``quit``, at the end of input, on Ctrl-C and at the game's end, to ``--save
@@ -18,7 +22,8 @@ FILE`` (default :data:`DEFAULT_SAVE` in the current directory), as every output
 file is (:func:`bezique.safeio.write_output`: whole, never through a link).  A new
 game writes over a file that exists only with ``--overwrite``; ``--resume FILE``
 continues the game a record holds (the seats as its ``headers.players`` name them)
-and saves back to it.
+and saves back to it.  The record holds the moves as they stand; the moves taken
+back by ``undo`` are kept in its ``headers.comment``, a line each undo (:data:`UNDONE`).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from bezique.players import Player, decide, player_for
 from bezique.record import load_record, record_of, replay
 from bezique.safeio import check_output, write_output
 from bezique.tableau import Screen, Table, card_order, draw, menu_lines, rules_lines, style_for
+from bezique.words import Words
 
 HUMAN = "human"
 """The name ``headers.players`` gives the seat played at the terminal."""
@@ -50,7 +56,8 @@ DEFAULT_AGAINST = "heuristic"
 """The bot of every other seat without ``--against``."""
 
 HELP = """\
-Type the number of an action in the menu, or the action itself in the notation:
+Type the number of an action in the menu, or the action itself in the notation
+(the menu shows it in brackets where it differs from the words):
   play QS          play the queen of spades (QS* is one of your cards on the table)
   declare bezique QS JD, exchange 7H, show 7H, draw (or pass): after winning a trick
   choose lift 24   answer a question asked before the first lead
@@ -58,8 +65,15 @@ Cards: a rank A T K Q J 9 8 7 (T the ten) then a suit S H D C; the symbols work 
 Commands:
   help             this text
   hint             what the heuristic bot would do here (hint search: the search bot)
-  rules            the variant's main numbers: target, cards, combinations, brisques
+  rules            the variant's rules in force, from its rulebook
+  undo             take back your last move and the bots' moves after it
   quit             save the record and leave (the end of input does the same)"""
+
+UNDONE = "undone after action {at}: {moves}"
+"""The line ``headers.comment`` keeps for each undo: where, and the moves taken back."""
+
+MAX_COMMENT = 10000
+"""The longest ``headers.comment`` a record holds (the oldest undo lines go first)."""
 
 
 class Options(NamedTuple):
@@ -95,6 +109,8 @@ class Game:
         }
         names = ["you" if s == seat else f"seat {s} ({spec})" for s, spec in enumerate(specs)]
         self.journal = Journal(names)
+        self.undone: list[str] = []
+        """What ``headers.comment`` says: a line for each undo (:data:`UNDONE`)."""
 
     def rng(self, who: str) -> random.Random:
         """A generator for ``who`` now, seeded by the game's seed and the actions played."""
@@ -102,10 +118,21 @@ class Game:
 
     def save(self) -> None:
         """Write the record (atomically: a reader never finds half a file)."""
-        record = record_of(self.state, {"players": self.specs})
+        headers: dict[str, object] = {"players": self.specs}
+        if self.undone:
+            headers["comment"] = _comment(self.undone)
+        record = record_of(self.state, headers)
         text = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
         write_output(self.path, text, overwrite=self.replace, hint=_TAKEN)
         self.replace = True
+
+
+def _comment(lines: list[str]) -> str:
+    """The undo lines as one comment, the oldest left out if they grow too long."""
+    text = "\n".join(lines)
+    while len(text) > MAX_COMMENT and "\n" in text:
+        text = text.split("\n", 1)[1]
+    return text[-MAX_COMMENT:]
 
 
 def run(options: Options, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
@@ -182,9 +209,16 @@ def resume(options: Options) -> Game:
         hint="give --save a new file, leave it out, or add --overwrite to replace it",
     )
     game = Game(_fresh(final), specs.index(HUMAN), specs, path, replace=own or options.overwrite)
-    for action in final.history:
-        game.journal.step(game.state, action, own=game.state.to_act == game.seat)
+    comment = str(data.get("headers", {}).get("comment") or "")
+    game.undone = [line for line in comment.splitlines() if line.startswith("undone ")]
+    _replayed(game, final.history)
     return game
+
+
+def _replayed(game: Game, actions: list[Action]) -> None:
+    """Play ``actions`` on the game's state (a fresh one), the journal telling each."""
+    for action in actions:
+        game.journal.step(game.state, action, own=game.state.to_act == game.seat)
 
 
 def _fresh(final: GameState) -> GameState:
@@ -204,11 +238,12 @@ def _fresh(final: GameState) -> GameState:
 
 def _loop(game: Game, screen: Screen, stdin: IO[str]) -> int:
     """Bots act by themselves; the player is asked until the game ends or he quits."""
-    state = game.state
-    while not state.is_over():
+    while not game.state.is_over():
+        state = game.state
         if state.to_act != game.seat:
             seat = state.to_act
-            action = decide(game.bots[seat], state, game.rng(f"seat {seat}"))
+            with screen.thinking(f"{game.journal.names[seat]} is thinking..."):
+                action = decide(game.bots[seat], state, game.rng(f"seat {seat}"))
             game.journal.step(state, action)
             continue
         if not _human_turn(game, screen, stdin):
@@ -216,6 +251,7 @@ def _loop(game: Game, screen: Screen, stdin: IO[str]) -> int:
             screen.say(f"saved in {game.path}; continue with: bezique play --resume {game.path}")
             return 0
         game.save()
+    state = game.state
     screen.lines(draw(state.view(game.seat), _table(game, menu_shown=False), screen.style))
     game.save()
     screen.say(f"the record is saved in {game.path} (bezique replay {game.path})")
@@ -267,20 +303,36 @@ def _entry(game: Game, screen: Screen, text: str) -> bool | None:
     state = game.state
     words = text.split()
     command = words[0].lower() if words else ""
-    if command in ("quit", "exit"):
+    whole = text.lower()
+    if whole in ("quit", "exit"):
         return False
-    if command in ("", "help", "?", "hint", "rules"):
+    if whole in ("", "help", "?", "rules", "undo") or command == "hint":
         _command(game, screen, command, words[1:])
         return None
     try:
         action = _chosen(state, text)
         game.journal.step(state, action, own=True)
     except IllegalActionError as exc:
-        rule = f" by rule {exc.rule}" if exc.rule else ""
-        screen.say(f"refused{rule}: {exc}", state.deck)
+        screen.say(refusal(exc, state.rules.words), state.deck)
         screen.lines(menu_lines(state.view(game.seat), _table(game).menu, screen.style))
         return None
     return True
+
+
+NOT_UNDERSTOOD = ("notation", "menu")
+"""The rules of refusals that say an entry could not be read at all."""
+
+
+def refusal(exc: IllegalActionError, words: Words) -> str:
+    """What the player is told of a refused entry.
+
+    ``not understood: ...; type help`` when it could not be read as an action;
+    otherwise ``refused (the rule in words): why``.
+    """
+    if exc.rule in NOT_UNDERSTOOD:
+        return f"not understood: {exc}; type help for the entries"
+    rule = f" ({words.rule(exc.rule)})" if exc.rule else ""
+    return f"refused{rule}: {exc}"
 
 
 def _chosen(state: GameState, text: str) -> Action:
@@ -306,17 +358,60 @@ def _chosen(state: GameState, text: str) -> Action:
 
 
 def _command(game: Game, screen: Screen, command: str, rest: list[str]) -> None:
-    """``help``, ``hint [PLAYER]``, ``rules``, or an empty line (the table again)."""
+    """``help``, ``hint [PLAYER]``, ``rules``, ``undo``, or an empty line (the table again)."""
     state = game.state
     if command in ("help", "?"):
         screen.say(HELP)
     elif command == "rules":
-        for line in rules_lines(state.rules.data):
+        for line in rules_lines(state.rules, screen.width):
             screen.say(line)
     elif command == "hint":
-        screen.say(_hint(game, " ".join(rest) or DEFAULT_AGAINST), state.deck)
+        screen.say(_hint(game, " ".join(rest) or DEFAULT_AGAINST), state.deck, state.rules.words)
+    elif command == "undo":
+        undone = undo(game)
+        if not undone:
+            screen.say("nothing to undo: you have not moved yet in this game")
+            return
+        words = game.state.rules.words
+        said = "; ".join(f"{name} {words.action(text, past=True)}" for name, text in undone)
+        screen.say(f"taken back: {said}", state.deck, words)
+        game.save()
+        screen.lines(draw(game.state.view(game.seat), _table(game), screen.style))
     else:
         screen.lines(draw(state.view(game.seat), _table(game), screen.style))
+
+
+def undo(game: Game) -> list[tuple[str, str]]:
+    """Take back the player's last move and the bots' moves after it: (name, text) of each.
+
+    The game is rebuilt from its history without them (the kernel replays the rest);
+    the moves taken back are kept as a line of :attr:`Game.undone`.  With no move of
+    the player's to take back, nothing changes and the answer is empty.
+    """
+    state = game.state
+    taken = _taken(state)
+    mine = [i for i, (seat, _) in enumerate(taken) if seat == game.seat]
+    if not mine:
+        return []
+    at = mine[-1]
+    names = game.journal.names
+    undone = [(names[seat], text) for seat, text in taken[at:]]
+    kept = list(state.history[:at])
+    game.state = _fresh(state)
+    game.journal = Journal(names)
+    _replayed(game, kept)
+    moves = ", ".join(f"{name}: {text}" for name, text in undone)
+    game.undone.append(UNDONE.format(at=at, moves=moves))
+    return undone
+
+
+def _taken(state: GameState) -> list[tuple[int, str]]:
+    """Who took each action of ``state``'s history, and its text as it was written then."""
+    fresh, taken = _fresh(state), []
+    for action in state.history:
+        taken.append((fresh.to_act, fresh.action_text(action)))
+        fresh.apply(action)
+    return taken
 
 
 def _hint(game: Game, spec: str) -> str:
@@ -327,4 +422,5 @@ def _hint(game: Game, spec: str) -> str:
     except BeziqueError as exc:
         return f"no hint: {exc}"
     number = menu(state).index(action) + 1
-    return f"hint ({spec}): {state.action_text(action)} (menu {number})"
+    said = state.rules.words.action(state.action_text(action))
+    return f"hint ({spec}): {said} (menu {number})"

@@ -9,6 +9,8 @@ the kernel calls through a typed facade: a plain function call and nothing more.
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 from collections import OrderedDict
@@ -43,6 +45,7 @@ from bezique.hooks import (
 from bezique.registry import game_plugins, plugin_manager
 from bezique.roles import DeclaringRole, declaring_role
 from bezique.variant import Variant, load_variant
+from bezique.words import Words, merged
 
 T = TypeVar("T")
 
@@ -90,6 +93,22 @@ class Ruleset:
             for seat in range(self.players)
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
+
+    @functools.cached_property
+    def words(self) -> Words:
+        """The words a player reads for the variant's keys (:mod:`bezique.words`), made once.
+
+        The kernel's words with every plugin's answer to ``bezique_words`` merged over
+        them, in the order the plugins are listed (a later one overrides).
+        """
+        caller = self.manager.hook.bezique_words
+        answers = []
+        for impl in caller.get_hookimpls():  # in the order the plugins are listed
+            arguments = {"data": copy.deepcopy(self.data)}
+            answers.append(
+                (impl.plugin_name, impl.function(**{n: arguments[n] for n in impl.argnames}))
+            )
+        return merged(answers)
 
     def _resolve_hooks(self) -> None:
         """Resolve every game hook of the variant's plugins into the typed facade below."""

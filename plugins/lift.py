@@ -193,6 +193,16 @@ def bezique_answer(
 
 
 @hookimpl
+def bezique_words() -> Mapping[str, str]:
+    """The lift's score keys in a player's words (:mod:`bezique.words`)."""
+    return {
+        "lift.exact": "the dealer's lift of exactly the right number",
+        "lift.guessed": "the dealer's lift guessed",
+        "phase.question": "answer the question asked before the first lead",
+    }
+
+
+@hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """How the packet's size is drawn and when the guess is made."""
     section = data.get(KEY)

@@ -423,6 +423,26 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
     return problems
 
 
+WORDS: Mapping[str, str] = {
+    "carte_blanche.drawn": "carte blanche shown again with the card drawn",
+    "rubicon.rounding": "rounded down to the round figure",
+    "rubicon.loser_added": "the rubiconed loser's total added",
+    "rubicon.rubicon": "the rubicon bonus",
+    "rubicon.brisques": "the bonus for all the brisques",
+    "rubicon.brisques_replaced": "the brisques counted, replaced by that bonus",
+    "rubicon.loser_deducted": "the loser's total deducted",
+    "rubicon.game": "the game bonus",
+    "rubicon.settled": "the loser's total, paid to the winner",
+}
+"""The words of the Rubicon settlement's and carte blanche's score keys."""
+
+
+@hookimpl
+def bezique_words() -> Mapping[str, str]:
+    """The Rubicon game's keys in a player's words (:mod:`bezique.words`)."""
+    return WORDS
+
+
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """One deal a game, the winner on the totals, and a tie."""

@@ -131,7 +131,8 @@ def test_replay_prints_hand_and_game_scores(
         points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(summary["points"]))
         assert f"hand {summary['hand']}: {points}" in lines
     assert f"game: seat 0: {state.scores[0]}, seat 1: {state.scores[1]}" in lines
-    assert lines[-1] == f"game not finished: seat {state.to_act} to act ({state.phase})"
+    doing = state.rules.words.phase(state.phase)
+    assert lines[-1] == f"game not finished: seat {state.to_act} to act ({doing})"
 
 
 def test_replay_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -269,6 +269,52 @@ def test_plot_files(small: Any, tmp_path: Path) -> None:
     assert "<svg" in (tmp_path / "p.svg").read_text(encoding="utf-8")
 
 
+def test_the_bars_by_class_are_drawn_whole_a_deduction_below_zero() -> None:
+    from types import SimpleNamespace
+
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    from bezique.compareplot import _by_class
+
+    def classes(**values: float) -> dict[str, Any]:
+        return {"points_per_hand_by_class": {k: {"value": v} for k, v in values.items()}}
+
+    done: Any = SimpleNamespace(
+        labels=["ordinary", "rubicon"],
+        result={
+            "per_variant": [
+                classes(declarations=380.0, brisques=130.0, settlement=0.0),
+                classes(declarations=2077.0, brisques=114.0, settlement=-41.0),
+            ]
+        },
+    )
+    axes = Figure().subplots()
+    _by_class(axes, done)
+    bars = [
+        (p.get_y(), p.get_y() + p.get_height()) for p in axes.patches if isinstance(p, Rectangle)
+    ]
+    assert (0.0, 2077.0) in bars and (2077.0, 2191.0) in bars
+    assert (0.0, -41.0) in bars  # the settlement's deduction, below zero, not cut to nothing
+    low, high = axes.get_ylim()
+    assert low < -41.0 and high > 2191.0  # no bar ends at the frame
+    legend = axes.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["declarations", "brisques", "settlement"]
+
+
+def test_the_tables_name_each_rule_in_words(small: Any) -> None:
+    report = text(small.result)
+    assert small.result["labels"]["last_trick"] == "the last trick"
+    assert "\n  the last trick " in report and "last_trick" not in report
+    assert "seven_of_trumps" not in report and "double_bezique" not in report
+
+
+def test_the_rule_differences_of_the_page_read_left_aligned(small: Any) -> None:
+    html = page(small)
+    assert ".rule-diff td { text-align: left;" in html and '<section class="rule-diff">' in html
+
+
 # ------------------------------------------------------------------ processes, Ctrl-C
 
 

@@ -18,17 +18,21 @@ import pytest
 from bezique import tableau
 from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError
-from bezique.game import new_game
+from bezique.game import new_game, ruleset_for
 from bezique.journal import Journal
 from bezique.play import Game, Options, _hint, menu, run
 from bezique.play import _chosen as chosen
+from bezique.rulebook import rule_lines
 from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
 
 PROMPT = "\r\n> "
 
 
-def spawn(tmp_path: Path, *argv: str, colour: bool = False) -> pexpect.spawn[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PYTHONIOENCODING")}
+def spawn(
+    tmp_path: Path, *argv: str, colour: bool = False, dimensions: tuple[int, int] = (60, 200)
+) -> pexpect.spawn[str]:
+    unset = ("NO_COLOR", "PYTHONIOENCODING", "COLUMNS", "LINES")
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     env.update({"TERM": "xterm-256color", "PYTHONUTF8": "1"})
     if not colour:
         env["NO_COLOR"] = "1"
@@ -39,7 +43,7 @@ def spawn(tmp_path: Path, *argv: str, colour: bool = False) -> pexpect.spawn[str
         env=env,
         encoding="utf-8",
         timeout=60,
-        dimensions=(60, 200),
+        dimensions=dimensions,
     )
 
 
@@ -111,17 +115,114 @@ def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_pa
     menu_shown = first[first.index("your move") :]
     child.sendline("play 7H")  # a card the hand does not hold
     refused = screen(child)
-    said = "refused by rule play.own_cards: 'play 7H': seat 0 has no 7♥ in the concealed hand"
+    said = (
+        "refused (a player plays only a card he holds): 'play 7♥': seat 0 has no 7♥ in the "
+        "concealed hand"
+    )
     assert said in re.sub(r"\x1b\[[0-9;]*m", "", refused)
     assert refused.endswith(menu_shown)
     child.sendline("fold")  # not an action at all
     refused = screen(child)
-    assert "refused by rule notation: 'fold': an action starts with one of" in refused
+    assert "not understood: 'fold': an action starts with one of" in refused
+    assert "; type help for the entries" in refused
     assert refused.endswith(menu_shown)
     child.sendline("42")
-    assert "refused by rule menu: 42 is not on the menu: type a number from 1 to 8" in screen(child)
+    said = "not understood: 42 is not on the menu: type a number from 1 to 8"
+    assert said in screen(child)
     finish(child)
     assert "variant ordinary: 1 actions replayed\n" in replayed(tmp_path, "g.json")  # the lead
+
+
+def test_undo_takes_back_the_last_move_and_the_bots_after_it(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
+    first = screen(child)  # the bot has led
+    child.sendline("undo")  # nothing of the player's yet: refused, nothing changes
+    assert "nothing to undo: you have not moved yet in this game" in screen(child)
+    child.sendline("1")
+    before = screen(child)
+    child.sendline("1")
+    screen(child)
+    moved = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["actions"]
+    child.sendline("undo")
+    undone = screen(child)
+    assert "taken back: you played" in undone
+    assert table_part(undone) == table_part(before)  # as it was before that move
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert record["actions"] == moved[:-1]  # the record holds the moves as they stand...
+    comment = record["headers"]["comment"]  # ...and keeps what was taken back
+    assert comment.startswith(f"undone after action {len(moved) - 1}: you: {moved[-1]}")
+    child.sendline("undo")
+    assert table_part(screen(child)) == table_part(first)  # back to the start
+    child.sendline("undo")
+    assert "nothing to undo" in screen(child)
+    finish(child)
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    assert record["actions"] == moved[:1]  # the bot's lead alone
+    assert len(record["headers"]["comment"].splitlines()) == 2
+    assert played(replayed(tmp_path, "g.json")) == 1
+
+
+def test_quit_only_as_the_whole_entry(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "random", "--seed", "3", "--save", "g.json")
+    first = screen(child)
+    menu_shown = first[first.index("your move") :]
+    for entry in ("quitx", "quit now", "rulesx", "helpme"):
+        child.sendline(entry)
+        said = screen(child)
+        assert f"not understood: '{entry}'" in said and "type help for the entries" in said
+        assert said.endswith(menu_shown)  # the game goes on, unchanged
+    said = finish(child, "QUIT")
+    assert "saved in g.json" in said
+
+
+def test_a_narrow_terminal_shows_no_line_wider_than_it(tmp_path: Path) -> None:
+    child = spawn(
+        tmp_path, "--against", "heuristic", "--seed", "4", "--save", "g.json", dimensions=(24, 20)
+    )
+    shown = [screen(child)]
+    for entry in ["1", "2", "1", "help", "rules", "1", "hint", "1", "undo", "fold", "1", "1"]:
+        child.sendline(entry)
+        shown.append(screen(child))
+    shown.append(finish(child))
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", "\n".join(shown))
+    rows = [part for line in text.split("\n") for part in line.split("\r")]
+    assert max(len(row) for row in rows) <= 20, [row for row in rows if len(row) > 20]
+    assert "not understood:" in text and "your move" in text
+    assert re.search(r"seat 1 \(heuristic\) ?\r {18,19}\r", "\n".join(shown))  # cut to fit
+
+
+def test_a_terminal_shows_a_bot_thinking_then_erases_it(tmp_path: Path) -> None:
+    child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
+    first = screen(child)  # the bot leads first
+    thinking = "seat 1 (heuristic) is thinking..."
+    assert f"{thinking}\r{' ' * len(thinking)}\r" in first
+    finish(child)
+
+
+VARIANTS_PLAYED = ["rubicon", "polish", "three-hand", "house-carte-blanche", "four-hand-partners"]
+"""Variants played to the end against bots, each screen scanned for keys."""
+
+
+@pytest.mark.parametrize("variant", VARIANTS_PLAYED)
+def test_no_screen_of_a_whole_game_shows_a_key(variant: str, tmp_path: Path) -> None:
+    rules = ruleset_for(variant)
+    entries = io.StringIO("rules\n" + "1\n" * 5000)
+    out = io.StringIO()
+    options = Options(variant=variant, against="random", seed=5, save=str(tmp_path / "g.json"))
+    assert run(options, entries, out) == 0
+    text = out.getvalue()
+    assert "game over:" in text and "thinking" not in text  # not a terminal: no indicator
+    shown = re.sub(r"\[[^\]]*\]", "", text)  # the notation a menu offers to type, in brackets
+    shown = shown.replace(str(tmp_path / "g.json"), "FILE")
+    keys = [key.split(".", 1)[1] if key.split(".")[0] in PREFIXES else key for key in rules.words]
+    for key in keys:
+        if "_" in key or "." in key:
+            assert not re.search(rf"\b{re.escape(key)}\b", shown), key
+    found = re.search(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\.[a-z_]+\b", shown)
+    assert found is None, shown[max(found.start() - 200, 0) : found.end() + 50] if found else ""
+
+
+PREFIXES = ("class", "phase", "action", "rule")
 
 
 def test_quit_then_resume_continues_at_the_same_position(tmp_path: Path) -> None:
@@ -330,15 +431,19 @@ def test_red_suits_are_styled_red_only_in_colour() -> None:
         assert styles == ({"red"} if colour else {""})
 
 
-def test_the_rules_summary_reads_the_variant_data() -> None:
-    lines = rules_lines(new_game("ordinary", seed=1).rules.data)
-    assert "game: 1000 up (checked at_once)" in lines
-    assert "  double_bezique           500  2 bezique pair(s)" in lines
-    assert "brisques: A T won in tricks, 10 each (immediate)" in lines
-    assert "seven of trumps: 10 turned up, 10 declared, 10 exchanged" in lines
-    assert "game: one deal, settled by the rubicon rules" in rules_lines(
-        new_game("rubicon", seed=1).rules.data
-    )
+def test_the_rules_entry_says_every_rule_in_force_under_the_variant_s_own_title() -> None:
+    rules = ruleset_for("house-carte-blanche")
+    lines = rules_lines(rules, 60)
+    assert lines[0] == "house-carte-blanche (extends ordinary)"  # not ordinary's title
+    assert all(len(line) <= 60 for line in lines)
+    said = " ".join(" ".join(lines).split())
+    for rule in rule_lines(rules):  # every sentence of its rulebook, none left out
+        assert " ".join(rule.text.split()) in said, rule.key
+    assert "Carte blanche: - A player dealt a hand without any king, queen or knave may" in said
+    assert "the winner may declare several combinations at once" in said  # per trick
+    assert "- Double bezique (2 bezique pairs shown together) scores 500." in said
+    assert "[1]" not in said  # compact: no citations
+    assert rules_lines(ruleset_for("rubicon"))[0] == "Rubicon bezique (Portland Club code, 1887)"
 
 
 # --------------------------------------------------------------------------- text forms
@@ -388,7 +493,7 @@ def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
             assert journal.last_trick.endswith(f"; seat {state.leader} won it")
     last = [event for event in state.events if event.rule == "last_trick"]
     assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
-    assert f"+10 for seat {last[0].player}: last_trick" in journal.log
+    assert f"+10 for seat {last[0].player}: the last trick" in journal.log
     assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
 
 

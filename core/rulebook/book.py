@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from bezique.errors import PluginError
 from bezique.hookspecs import RuleProse
@@ -24,6 +24,7 @@ from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.sections import Said, order
 from bezique.rulebook.words import value
 from bezique.ruleset import Ruleset
+from bezique.words import Words
 
 OTHER = "other"
 """The section of the lines for values no sentence states."""
@@ -52,7 +53,12 @@ class RuleLine:
     value: str = ""
 
 
-MAKERS: tuple[Callable[[Mapping[str, Any]], list[Said]], ...] = (
+Maker = Callable[[Mapping[str, Any]], list[Said]]
+"""A sentence maker of the data."""
+NamingMaker = Callable[[Mapping[str, Any], Words], list[Said]]
+"""A sentence maker that names combinations, in the variant's words (:mod:`bezique.words`)."""
+
+MAKERS: tuple[Maker | NamingMaker, ...] = (
     making.about,
     making.table,
     making.cards,
@@ -74,12 +80,15 @@ MAKERS: tuple[Callable[[Mapping[str, Any]], list[Said]], ...] = (
 )
 """The sentence makers of the data, in rulebook order."""
 
+NAMING: tuple[NamingMaker, ...] = (declaring.rules, declaring.score_table)
+"""The makers that name combinations: they are given the variant's words too."""
+
 
 def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
     """Every rule of ``ruleset``'s variant, one sentence each, in rulebook order."""
     data = ruleset.data
     inheritance = Inheritance(ruleset.variant)
-    lines = [_said_line(data, inheritance, s) for make in MAKERS for s in make(data)]
+    lines = [_said_line(data, inheritance, s) for s in _sentences(data, ruleset.words)]
     lines += plugin_lines(ruleset)
     covered = {path for line in lines for path in line.covers}
     lines += [
@@ -97,6 +106,25 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
         if path not in covered
     ]
     return sorted(lines, key=lambda line: order(line.section))
+
+
+def _sentences(data: Mapping[str, Any], words: Words) -> list[Said]:
+    """The sentences of every maker, in order; those that name combinations say them in words."""
+    said: list[Said] = []
+    for make in MAKERS:
+        if make in NAMING:
+            said += make(data, words)
+        else:
+            said += cast(Maker, make)(data)
+    return said
+
+
+def book_title(ruleset: Ruleset) -> str:
+    """The variant's title; an overlay that sets none is named with the parent it extends."""
+    inheritance = Inheritance(ruleset.variant)
+    if inheritance.top is None or inheritance.parent_of(("title",)) is None:
+        return ruleset.variant.title
+    return f"{ruleset.variant.name} (extends {inheritance.top.data.get('extends')})"
 
 
 def _said_line(data: Mapping[str, Any], inheritance: Inheritance, said: Said) -> RuleLine:

@@ -12,13 +12,11 @@ import sys
 
 from bezique.errors import BeziqueError
 from bezique.game import ruleset_for
-from bezique.rulebook.book import rule_lines
+from bezique.rulebook.book import book_title, rule_lines
 from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import as_json, text
-from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
-from bezique.ruleset import Ruleset
 from bezique.safeio import check_output, write_output
 
 BAD_INPUT = 2
@@ -34,7 +32,7 @@ def run_rules(args: argparse.Namespace) -> int:
         check_output(args.output, overwrite=args.overwrite)
     ruleset = ruleset_for(args.variant)
     lines = rule_lines(ruleset)
-    title = _title(ruleset)
+    title = book_title(ruleset)
     if args.format == "html":
         page = render_html(lines, title)
     elif args.format == "markdown":
@@ -46,14 +44,6 @@ def run_rules(args: argparse.Namespace) -> int:
     else:
         write_output(args.output, page, overwrite=args.overwrite)
     return 0
-
-
-def _title(ruleset: Ruleset) -> str:
-    """The variant's title; an overlay that sets none is named with the parent it extends."""
-    inheritance = Inheritance(ruleset.variant)
-    if inheritance.top is None or inheritance.parent_of(("title",)) is None:
-        return ruleset.variant.title
-    return f"{ruleset.variant.name} (extends {inheritance.top.data.get('extends')})"
 
 
 def run_diff(args: argparse.Namespace) -> int:

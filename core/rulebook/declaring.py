@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import card, label, listed, rank, suit, value
+from bezique.rulebook.words import capital, card, listed, rank, suit, value
+from bezique.words import Words
 
 Data = Mapping[str, Any]
 SOURCE = ("declarations", "source")
@@ -39,7 +40,7 @@ LADDER = {
 }
 
 
-def rules(data: Data) -> list[Said]:
+def rules(data: Data, words: Words) -> list[Said]:
     """How many combinations a trick allows, the new card, the ladder and the bezique pair."""
     d = data.get("declarations")
     if d is None:
@@ -56,7 +57,7 @@ def rules(data: Data) -> list[Said]:
     if "bezique_ladder" in d:
         ladder = d["bezique_ladder"]
         said.append(_setting("bezique_ladder", LADDER[ladder], str(ladder)))
-    return [*said, _pair(d["bezique_cards"]), *_classes(d["combinations"])]
+    return [*said, _pair(d["bezique_cards"]), *_classes(d["combinations"], words)]
 
 
 def _setting(key: str, text: str, cell: str) -> Said:
@@ -91,7 +92,7 @@ def _pair(pairs: Mapping[str, list[str]]) -> Said:
     return Said("declarations", "declarations.bezique_cards", text, covers, SOURCE, cells)
 
 
-def _classes(combos: Mapping[str, Mapping[str, Any]]) -> list[Said]:
+def _classes(combos: Mapping[str, Mapping[str, Any]], words: Words) -> list[Said]:
     """The class rule, each class with its combinations by level; growing in one trick."""
     classes: dict[str, list[tuple[int, str]]] = {}
     for name, combo in combos.items():
@@ -99,7 +100,9 @@ def _classes(combos: Mapping[str, Mapping[str, Any]]) -> list[Said]:
     parts = []
     for cls, members in classes.items():
         levels = sorted({level for level, _ in members})
-        steps = [listed(label(n).lower() for lv, n in members if lv == level) for level in levels]
+        steps = [
+            listed(words.combination(n) for lv, n in members if lv == level) for level in levels
+        ]
         parts.append(f"{cls} ({', then '.join(steps)})")
     covers = tuple(
         f"declarations.combinations.{name}.{key}" for name in combos for key in ("class", "level")
@@ -120,14 +123,14 @@ def _classes(combos: Mapping[str, Mapping[str, Any]]) -> list[Said]:
         n: bool(c["grows_in_one_trick"]) for n, c in combos.items() if "grows_in_one_trick" in c
     }
     if growing:
-        said.append(_growing(growing))
+        said.append(_growing(growing, words))
     return said
 
 
-def _growing(growing: Mapping[str, bool]) -> Said:
+def _growing(growing: Mapping[str, bool], words: Words) -> Said:
     """Whether cards declared lower in a class after one trick may complete these at once."""
-    no = [label(n).lower() for n, grows in growing.items() if not grows]
-    yes = [label(n).lower() for n, grows in growing.items() if grows]
+    no = [words.combination(n) for n, grows in growing.items() if not grows]
+    yes = [words.combination(n) for n, grows in growing.items() if grows]
     parts = []
     if no:
         parts.append(
@@ -149,13 +152,13 @@ def _growing(growing: Mapping[str, bool]) -> Said:
     )
 
 
-def score_table(data: Data) -> list[Said]:
+def score_table(data: Data, words: Words) -> list[Said]:
     """One sentence for each combination of the table, with its points."""
     combos = data.get("declarations", {}).get("combinations", {})
-    return [_combination(name, combo) for name, combo in combos.items()]
+    return [_combination(name, combo, words) for name, combo in combos.items()]
 
 
-def _combination(name: str, combo: Mapping[str, Any]) -> Said:
+def _combination(name: str, combo: Mapping[str, Any], words: Words) -> Said:
     """What one combination holds and what it scores."""
     keys = ["points"]
     if "ranks" in combo:
@@ -184,7 +187,7 @@ def _combination(name: str, combo: Mapping[str, Any]) -> Said:
     return Said(
         "score_table",
         path,
-        f"{label(name)} ({what}) scores {combo['points']}.",
+        f"{capital(words.combination(name))} ({what}) scores {combo['points']}.",
         tuple(f"{path}.{k}" for k in keys),
         source,
         f"{combo['points']} ({what})",

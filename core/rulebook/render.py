@@ -17,6 +17,10 @@ from bezique.rulebook.sections import heading
 
 MAX_WIDTH = 100
 """The widest a text rulebook is wrapped, however wide the terminal."""
+MIN_WIDTH = 40
+"""The narrowest a text rulebook is wrapped, however narrow the terminal."""
+MIN_COMPACT_WIDTH = 12
+"""The narrowest a compact one is wrapped (a game at a narrow terminal)."""
 
 
 _fill = functools.partial(textwrap.fill, break_on_hyphens=False, break_long_words=False)
@@ -56,25 +60,31 @@ def about(lines: Sequence[RuleLine]) -> RuleLine | None:
     return next((line for line in lines if line.section == "about"), None)
 
 
-def render_text(lines: Sequence[RuleLine], title: str, width: int | None = None) -> str:
-    """The rulebook as plain text, wrapped to ``width`` (default: the terminal's)."""
+def render_text(
+    lines: Sequence[RuleLine], title: str, width: int | None = None, *, compact: bool = False
+) -> str:
+    """The rulebook as plain text, wrapped to ``width`` (default: the terminal's).
+
+    ``compact``: every rule still, but without the citations, the inheritance and plugin
+    marks and the underlined headings (the ``rules`` entry of ``bezique play``).
+    """
     if width is None:
         width = min(shutil.get_terminal_size((80, 24)).columns, MAX_WIDTH)
-    width = max(width, 40)
-    out = [title, "=" * min(len(title), width)]
+    width = max(width, MIN_COMPACT_WIDTH if compact else MIN_WIDTH)
+    out = [title] if compact else [title, "=" * min(len(title), width)]
     head = about(lines)
     if head is not None:
         out += ["", _fill(head.text, width)]
-        if head.source:
+        if head.source and not compact:
             out.append(_fill(f"Source: {head.source}", width, subsequent_indent="  "))
     for section, members in sections(lines):
         if section == "about":
             continue
         name = heading(section)
-        cited = notes(members)
-        out += ["", name, "-" * len(name)]
+        cited = [] if compact else notes(members)
+        out += ["", f"{name}:"] if compact else ["", name, "-" * len(name)]
         for line in members:
-            text = f"{line.text} {marks(line, cited)}".rstrip()
+            text = line.text if compact else f"{line.text} {marks(line, cited)}".rstrip()
             out.append(_fill(text, width, initial_indent="- ", subsequent_indent="  "))
         for number, source in enumerate(cited, 1):
             out.append(

@@ -52,6 +52,7 @@ from bezique.plugins.ordinary.hand import (
     this_turn,
 )
 from bezique.plugins.ordinary.prose import bezique_describe_rules as bezique_describe_rules
+from bezique.plugins.ordinary.prose import bezique_words as bezique_words
 from bezique.plugins.ordinary.quicktests import quick_tests
 
 # The hook answers that only the plugin manager calls (registering this package

@@ -64,3 +64,46 @@ def _stock_exhausted(data: Mapping[str, Any]) -> RuleProse:
         "is declared, and an announced combination not yet scored lapses.",
         "S0 paragraph on the last eight tricks",
     )
+
+
+WORDS: Mapping[str, str] = {
+    # the combinations of the shipped tables
+    "marriage": "marriage",
+    "royal_marriage": "royal marriage",
+    "sequence": "sequence",
+    "plain_sequence": "plain sequence",
+    "bezique": "bezique",
+    "double_bezique": "double bezique",
+    "triple_bezique": "triple bezique",
+    "quadruple_bezique": "quadruple bezique",
+    "four_aces": "four aces",
+    "four_tens": "four tens",
+    "four_kings": "four kings",
+    "four_queens": "four queens",
+    "four_knaves": "four knaves",
+    "four_trump_aces": "four trump aces",
+    "four_trump_tens": "four trump tens",
+    "four_trump_kings": "four trump kings",
+    "four_trump_queens": "four trump queens",
+    "four_trump_knaves": "four trump knaves",
+    # the classes a declared card keeps
+    "class.marriages": "a marriage or sequence",
+    "class.beziques": "a bezique",
+    "class.quartets": "four of a kind",
+    # the score events
+    "carte_blanche": "carte blanche",
+    "carte_blanche.from_opponent": "carte blanche, paid by each opponent",
+    "brisques": "brisques, aces and tens won",
+    "last_trick": "the last trick",
+    "seven_of_trumps.turn_up_points": "the seven of trumps turned up",
+    "seven_of_trumps.exchange_points": "the seven of trumps exchanged for the turn-up",
+    "seven_of_trumps.declare_points": "the seven of trumps shown",
+    "seven_of_trumps.on_play": "the seven of trumps played",
+}
+"""The words of the ordinary game's combinations, declared-card classes and score events."""
+
+
+@hookimpl
+def bezique_words() -> Mapping[str, str]:
+    """The ordinary game's keys in a player's words (:mod:`bezique.words`)."""
+    return WORDS

@@ -51,6 +51,7 @@ from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
 from bezique.plugins.ordinary import sevens_scored, tables
 from bezique.plugins.polish.declaring import PolishDeclarations
 from bezique.plugins.polish.prose import bezique_describe_rules as bezique_describe_rules
+from bezique.plugins.polish.prose import bezique_words as bezique_words
 from bezique.plugins.polish.rows import (
     HAND_KEY,
     OPEN_CARDS,

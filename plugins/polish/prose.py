@@ -34,3 +34,9 @@ def bezique_describe_rules() -> list[RuleProse]:
             "S0 Polish section; A21",
         ),
     ]
+
+
+@hookimpl
+def bezique_words() -> dict[str, str]:
+    """Polish bezique's own sense of a score key (:mod:`bezique.words`)."""
+    return {"seven_of_trumps.declare_points": "the seven of trumps won in a trick"}

@@ -117,6 +117,7 @@ from bezique.hookspecs import DRAWN, HELD, PhaseChoices, hookimpl
 from bezique.plugins.referee import play
 from bezique.plugins.referee.book import KEY, REMEDY
 from bezique.plugins.referee.prose import bezique_describe_rules as bezique_describe_rules
+from bezique.plugins.referee.prose import bezique_words as bezique_words
 from bezique.plugins.referee.reports import act
 
 if TYPE_CHECKING:

@@ -38,3 +38,27 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             "S0 penalties paragraph; S3 on drawing; A35",
         ),
     ]
+
+
+WORDS: Mapping[str, str] = {
+    "phase.remedy": "choose the remedy",
+    "penalties.dealt_too_few": "penalty: too few cards dealt",
+    "penalties.dealt_too_many": "penalty: too many cards dealt",
+    "penalties.exposed_card": "penalty: a card exposed in the deal",
+    "penalties.drew_out_of_turn": "penalty: drawing out of turn",
+    "penalties.drew_two": "penalty: two cards drawn",
+    "penalties.played_with_seven": "penalty: playing with seven cards",
+    "penalties.overdrew": "penalty: a card too many drawn",
+    "penalties.nine_cards": "penalty: holding nine cards",
+    "penalties.both_too_many": "penalty: both players with too many cards",
+    "penalties.led_out_of_turn": "penalty: a lead out of turn",
+    "penalties.revoke": "penalty: a revoke",
+    "penalties.new_deal": "a new deal (the deal's scores taken back)",
+}
+"""The words of the referee's phase and of its penalties' score keys."""
+
+
+@hookimpl
+def bezique_words() -> Mapping[str, str]:
+    """The referee's keys in a player's words (:mod:`bezique.words`)."""
+    return WORDS
