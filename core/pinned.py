@@ -152,7 +152,7 @@ def same_rules(recorded: Any, now: Any, schema: VariantSchema | None = None) -> 
     ``now``'s plugins).  Data that cannot be compared (not plain JSON data, or
     nested too deeply) is not the same.
     """
-    schema = schema or schema_of(now)
+    schema = schema_of(now) if schema is None else schema
     try:
         return canonical_json(comparable(recorded, schema)) == canonical_json(
             comparable(now, schema)
@@ -575,7 +575,7 @@ def differences(
     prose, defaults filled in from ``schema``, None: the schema of ``now``'s
     plugins); mappings key by key, anything else (lists included) as a whole.
     """
-    schema = schema or schema_of(now)
+    schema = schema_of(now) if schema is None else schema
     try:
         recorded, now = comparable(recorded, schema), comparable(now, schema)
     except RecursionError:
