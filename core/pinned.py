@@ -19,10 +19,12 @@ carries.
 The named variant and the carried rules are compared as rules
 (:func:`same_rules`): citations (``source:`` texts at any level) and the prose
 of ``title`` and ``summary`` are not rules, so rewording them since changes
-nothing.  A record whose ``variant`` names another variant than the one whose
-rules it carries (the ``name`` in ``variant_data``; a renamed or edited file) is
-refused under ``strict``, and under ``recorded`` replays by the rules carried
-and is reported as the variant they are.
+nothing; and a key absent on one side means the default the schema declares for
+it (:func:`comparable`), so a key added to a variant since, with the value its
+absence meant, changes nothing either.  A record whose ``variant`` names another
+variant than the one whose rules it carries (the ``name`` in ``variant_data``; a
+renamed or edited file) is refused under ``strict``, and under ``recorded``
+replays by the rules carried and is reported as the variant they are.
 
 What to do when the named variant now merges to different data, or cannot be
 loaded here (:data:`POLICIES`):
@@ -56,6 +58,7 @@ from bezique.variant import (
     overrides_between,
     variant_from_data,
 )
+from bezique.variant.schema import VariantSchema, full_schema, schema_for, with_defaults
 
 RECORDED = "recorded"
 """Policy: play by the rules the record carries (the default)."""
@@ -141,15 +144,47 @@ def _without_prose(value: Any, prose: frozenset[str] = PROSE_KEYS) -> Any:
     return value
 
 
-def same_rules(recorded: Any, now: Any) -> bool:
+def same_rules(recorded: Any, now: Any, schema: VariantSchema | None = None) -> bool:
     """Whether two variants' data hold the same rules, whatever their prose says.
 
-    Data that cannot be compared (not plain JSON data, or nested too deeply) is not the same.
+    A key absent on one side and set to its default on the other is the same rule
+    (:func:`comparable`; ``schema`` declares the defaults, None: the schema of
+    ``now``'s plugins).  Data that cannot be compared (not plain JSON data, or
+    nested too deeply) is not the same.
     """
+    schema = schema_of(now) if schema is None else schema
     try:
-        return canonical_json(rules_of(recorded)) == canonical_json(rules_of(now))
+        return canonical_json(comparable(recorded, schema)) == canonical_json(
+            comparable(now, schema)
+        )
     except (TypeError, ValueError, RecursionError):
         return False
+
+
+def comparable(data: Any, schema: VariantSchema) -> Any:
+    """A variant's rules as they are compared: no prose, and every default filled in.
+
+    That is :func:`rules_of` the data, with the default ``schema`` declares
+    written for every key it lacks (:func:`~bezique.variant.schema.with_defaults`).
+    So a key added to a variant since a record was written, whose absence meant
+    the value now written, is no change of rules.  Raise :class:`RecursionError`
+    for data nested too deeply to copy.
+    """
+    return with_defaults(rules_of(data), schema)
+
+
+def schema_of(data: Any) -> VariantSchema:
+    """The schema of a variant's data: that of the plugins it lists, else of every plugin.
+
+    Its declared defaults fill in what the data lacks when rules are compared.
+    """
+    plugins = data.get("plugins") if isinstance(data, Mapping) else None
+    if isinstance(plugins, list) and all(isinstance(name, str) for name in plugins):
+        try:
+            return schema_for(plugins)[0]
+        except BeziqueError:
+            pass
+    return full_schema()
 
 
 _PINNED: dict[tuple[str, str, str], Ruleset] = {}
@@ -220,7 +255,7 @@ def pinned_rules(
         return Pinned(named, spec, as_named)
     if data.get("name") != named.variant.name:
         return _another_variant(spec, overrides, data, named, where, policy)
-    if same_rules(data, named.variant.data):  # only the prose was reworded since
+    if same_rules(data, named.variant.data):  # only prose, or a default's absence, since
         if policy == CURRENT:
             return Pinned(named, spec, as_named)
         return Pinned(_carried_ruleset(spec, overrides, data, carried, where), spec, as_named)
@@ -267,7 +302,7 @@ def _changed(
     each saying what changed; ``strict`` refuses it.
     """
     carried, now = digest_of(data), variant_digest(named.variant)
-    changes = "; ".join(differences(rules_of(data), rules_of(named.variant.data)))
+    changes = "; ".join(differences(data, named.variant.data))
     problem = (
         f"the variant {spec!r} now merges to different rules than those recorded "
         f"({changes or 'the data differs'}; recorded {carried[:19]}..., now {now[:19]}...)"
@@ -531,11 +566,20 @@ def _registered_base(variant: Variant) -> tuple[str, dict[str, Any]]:
     return variant.name, {}
 
 
-def differences(recorded: Any, now: Any, limit: int = 4) -> list[str]:
-    """List where two variants' data differ, as ``path: X recorded, Y now`` (at most ``limit``).
+def differences(
+    recorded: Any, now: Any, limit: int = 4, schema: VariantSchema | None = None
+) -> list[str]:
+    """List where two variants' rules differ, as ``path: X recorded, Y now`` (at most ``limit``).
 
-    Mappings are compared key by key; anything else (lists included) as a whole.
+    They are compared as :func:`same_rules` compares them (:func:`comparable`: no
+    prose, defaults filled in from ``schema``, None: the schema of ``now``'s
+    plugins); mappings key by key, anything else (lists included) as a whole.
     """
+    schema = schema_of(now) if schema is None else schema
+    try:
+        recorded, now = comparable(recorded, schema), comparable(now, schema)
+    except RecursionError:
+        return ["the data: nested too deeply to compare"]
     found: list[str] = []
     stack: list[tuple[str, Any, Any]] = [("", recorded, now)]
     while stack and len(found) <= limit:

@@ -47,15 +47,28 @@ from bezique.plugins.ordinary import (
     forms_combination,
     this_turn,
 )
-from bezique.variant import load_fragment
+from bezique.variant import declared_default, load_fragment
 
 __all__ = ["PartnershipDeclarations"]
 """The role other plugins may compose with."""
+
+SCHEMA_FILE = "partnership.schema.json"
+"""This plugin's fragment of the variant schema, beside this module."""
+
+PARTNERS_TABLE_DEFAULT: bool = declared_default(
+    load_fragment(__package__ or "bezique.plugins", SCHEMA_FILE), ("partnerships", "partners_table")
+)
+"""``partnerships.partners_table`` when a variant leaves it out: the default its schema declares."""
 
 
 def _rules(state: GameState) -> dict[str, Any] | None:
     rules: dict[str, Any] | None = state.rules.data.get("partnerships")
     return rules
+
+
+def _partners_table(rules: dict[str, Any]) -> bool:
+    """Whether a declaration may take the partner's cards on the table (absent: the default)."""
+    return bool(rules.get("partners_table", PARTNERS_TABLE_DEFAULT))
 
 
 @hookimpl
@@ -118,7 +131,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
         card of the partner's and one of the player's, and the rules judge the whole.
         """
         rules = _rules(state)
-        if rules is None or not rules.get("partners_table", False):
+        if rules is None or not _partners_table(rules):
             return []
         theirs = [c for p in state.partners(player) for c in state.hands[p] if state.on_table[c]]
         if not theirs:
@@ -175,10 +188,10 @@ class PartnershipDeclarations(OrdinaryDeclarations):
         rules = _rules(state) or {}
         combo = self.tables.combination(state, action.combo)
         multiple = combo is not None and combo.pairs >= 2
-        if rules.get("partners_table", False) and not multiple:
+        if _partners_table(rules) and not multiple:
             return self.table_refusal(state, player, action, lent)
         if not rules.get("shared_beziques", False):
-            if rules.get("partners_table", False):
+            if _partners_table(rules):
                 return (
                     "a double or triple bezique counts only when all its cards come from the "
                     "declarer's own hand (partnerships.shared_beziques false, BIC-4)"
@@ -289,7 +302,7 @@ def _pairs(
 @hookimpl
 def bezique_variant_schema() -> dict[str, Any]:
     """The keys this plugin adds to ``partnerships`` (``partnership.schema.json``)."""
-    return load_fragment(__package__ or "bezique.plugins", "partnership.schema.json")
+    return load_fragment(__package__ or "bezique.plugins", SCHEMA_FILE)
 
 
 @hookimpl

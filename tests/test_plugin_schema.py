@@ -22,15 +22,25 @@ from bezique.errors import VariantError
 from bezique.game import new_game
 from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins.ordinary import checks as ordinary_checks
-from bezique.variant import load_variant, variant_from_data, variant_schema
+from bezique.plugins.ordinary.combinations import BEZIQUE_LADDER_DEFAULT
+from bezique.plugins.partnership import PARTNERS_TABLE_DEFAULT
+from bezique.variant import (
+    declared_default,
+    load_variant,
+    variant_from_data,
+    variant_schema,
+    variant_summaries,
+)
 from bezique.variant.schema import (
     OVERLAY_FILE,
+    full_schema,
     kernel_schema,
     load_fragment,
     render,
     schema_for,
     shipped_schema_text,
     variant_overlay_schema,
+    with_defaults,
 )
 
 TALLIES: dict[str, Any] = {
@@ -387,3 +397,84 @@ def test_the_readme_quotes_the_real_message(fresh: None, tmp_path: Path) -> None
     path = house(tmp_path, TALLY, plugins="[ordinary]")
     [problem] = problems(path)
     assert problem.startswith(f"{path}:{quoted};"), (quoted, problem)
+
+
+# ------------------------------------------------------------------------ declared defaults
+
+
+def test_the_defaults_are_written_only_for_keys_absent_from_mappings_there(fresh: None) -> None:
+    schema = full_schema()
+    data = {
+        "declarations": {"per_trick": "one"},
+        "partnerships": {"partners_table": True},
+        "trumps": {"mode": "first_marriage", "fixed_by": "marriage"},
+    }
+    before = copy.deepcopy(data)
+    assert with_defaults(data, schema) == {
+        "declarations": {"per_trick": "one", "bezique_ladder": "additive"},
+        "partnerships": {"partners_table": True},
+        "trumps": {"mode": "first_marriage", "fixed_by": "marriage"},
+    }
+    assert data == before  # a copy is filled
+    assert with_defaults({"endgame": {}, "penalties": {}}, schema) == {
+        "endgame": {"mode": "tricks"},
+        "penalties": {"seen_cards": "choice"},
+    }
+    assert with_defaults([1], schema) == [1]
+
+
+def test_a_default_is_read_from_the_schema_or_a_plugins_fragment(fresh: None) -> None:
+    document = variant_schema()
+    assert declared_default(document, ("declarations", "bezique_ladder")) == "additive"
+    assert declared_default(document, ("trumps", "fixed_by")) == "marriage_or_sequence"
+    partnership = load_fragment("bezique.plugins", "partnership.schema.json")
+    assert declared_default(partnership, ("partnerships", "partners_table")) is False
+    multihand = load_fragment("bezique.plugins", "multihand.schema.json")
+    assert declared_default(multihand, ("endgame", "mode")) == "tricks"
+    with pytest.raises(LookupError, match=r"no default for declarations\.per_trick"):
+        declared_default(document, ("declarations", "per_trick"))
+    with pytest.raises(LookupError, match=r"no default for declarations\.no_such_key"):
+        declared_default(document, ("declarations", "no_such_key"))
+    # The plugins read an absent key as the one default their schema declares.
+    assert (BEZIQUE_LADDER_DEFAULT, PARTNERS_TABLE_DEFAULT) == ("additive", False)
+
+
+def _described_defaults(node: Any) -> Iterator[tuple[str, bool]]:
+    """Each key whose description speaks of its default, and whether the schema declares it."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _described_defaults(item)
+    if not isinstance(node, dict):
+        return
+    properties = node.get("properties")
+    for key, sub in properties.items() if isinstance(properties, dict) else ():
+        if "default" in str(sub.get("description", "")).lower():
+            declared = "default" in sub or any(
+                "default" in branch.get("properties", {}).get(key, {})
+                for branch in node.get("dependentSchemas", {}).values()
+            )
+            yield key, declared
+    for value in node.values():
+        yield from _described_defaults(value)
+
+
+def test_every_default_a_description_tells_is_declared(fresh: None) -> None:
+    described = dict(_described_defaults(variant_schema()))
+    assert described == {
+        "seen_cards": True,
+        "bezique_ladder": True,
+        "suit": True,
+        "distinct_suits": True,
+        "fixed_by": True,
+        "mode": True,
+        "partners_table": True,
+    }
+
+
+@pytest.mark.parametrize("name", [name for name, _ in variant_summaries()])
+def test_a_variant_with_its_defaults_written_still_validates(name: str) -> None:
+    # Every declared default is a value its key accepts.
+    data = load_variant(name).data
+    schema = schema_for(data["plugins"])[0]
+    filled = with_defaults(data, schema)
+    assert not list(schema.validator().iter_errors(filled))

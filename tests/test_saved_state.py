@@ -398,6 +398,70 @@ def test_a_changed_rule_of_the_variant_is_told_beside_reworded_prose(tea_room: P
         from_json(saved, rules="strict")
 
 
+def _as_written_before_the_ladder(saved: dict[str, Any]) -> dict[str, Any]:
+    """``saved`` as written before variants said declarations.bezique_ladder (its rules lack it)."""
+    data = copy.deepcopy(saved)
+    del data["variant_data"]["declarations"]["bezique_ladder"]
+    data["variant_digest"] = digest_of(data["variant_data"])
+    return data
+
+
+LADDER = "game:\n  target: 1500\n"
+"""Where the tea room's file is edited to set declarations.bezique_ladder."""
+
+
+def test_a_key_recorded_absent_and_now_at_its_default_is_no_change_of_rules(
+    tea_room: Path,
+) -> None:
+    game = new_game("tea-room", seed=4)
+    game.playout(random.Random(4), hands=1)
+    saved = _as_written_before_the_ladder(json.loads(json.dumps(game.to_json())))
+    assert ruleset_for("tea-room").variant.data["declarations"]["bezique_ladder"] == "additive"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for policy in ("recorded", "strict", "current"):
+            assert from_json(saved, rules=policy).to_json()["history"] == saved["history"]
+        # The rules recorded are played, and saved again as they were recorded.
+        assert from_json(saved).to_json() == saved
+
+
+def test_a_key_recorded_absent_and_now_set_otherwise_is_told(tea_room: Path) -> None:
+    game = new_game("tea-room", seed=4)
+    game.playout(random.Random(4), hands=1)
+    saved = _as_written_before_the_ladder(json.loads(json.dumps(game.to_json())))
+    edit(tea_room, LADDER, LADDER + "declarations:\n  bezique_ladder: difference\n")
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = from_json(saved)
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(
+        "saved game state: the variant 'tea-room' now merges to different rules than those "
+        "recorded (declarations.bezique_ladder: 'additive' recorded, 'difference' now; "
+        "recorded sha256:"
+    )
+    assert "bezique_ladder" not in rebuilt.rules.variant.data["declarations"]
+    with pytest.raises(RecordError, match=r"declarations\.bezique_ladder: 'additive' recorded"):
+        from_json(saved, rules="strict")
+
+
+def test_a_key_recorded_otherwise_and_now_absent_is_told(tea_room: Path) -> None:
+    edit(tea_room, LADDER, LADDER + "declarations:\n  bezique_ladder: difference\n")
+    game = new_game("tea-room", seed=4)
+    game.playout(random.Random(4), hands=1)
+    saved = json.loads(json.dumps(game.to_json()))
+    assert saved["variant_data"]["declarations"]["bezique_ladder"] == "difference"
+    edit(tea_room, "bezique_ladder: difference", "bezique_ladder: null")
+    assert "bezique_ladder" not in ruleset_for("tea-room").variant.data["declarations"]
+    with pytest.warns(RulesWarning) as caught:
+        rebuilt = from_json(saved)
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(
+        "saved game state: the variant 'tea-room' now merges to different rules than those "
+        "recorded (declarations.bezique_ladder: 'difference' recorded, 'additive' now; "
+        "recorded sha256:"
+    )
+    assert rebuilt.rules.variant.data["declarations"]["bezique_ladder"] == "difference"
+
+
 def test_a_v1_state_still_loads_with_a_deprecation_warning(state: GameState) -> None:
     data = {k: v for k, v in state.to_json().items() if k not in _PINNED}
     data["format"] = "bezique-state/1"
@@ -488,7 +552,11 @@ def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path
     # layout before that is mapped by bezique.saved.upgraded).
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
-    state = from_json(data)
+    # Keys added to the variants since (declarations.bezique_ladder, partnerships.partners_table)
+    # are absent from the rules recorded, which meant their defaults: no change of rules.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RulesWarning)
+        state = from_json(data)
     moved = dict(data)
     moved["extra"] = {**data["extra"], "pending": moved.pop("pending")}
     old_turn = ("declared", "scored", "blocked", "first_declared")

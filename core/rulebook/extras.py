@@ -136,6 +136,7 @@ def partnerships(data: Data) -> list[Said]:
         if p["shared_beziques"]
         else "A double or triple bezique counts only when all its cards are the declarer's own."
     )
+    # absent: false, the default declared in the partnership plugin's schema fragment
     pooled = bool(p.get("partners_table", False))
     table = (
         "Any other combination may be made of cards of the declarer's own hand together with "

@@ -131,7 +131,7 @@ def trumps(data: Data) -> list[Said]:
             "Once the hands are dealt the next card is turned up: its suit is trumps, and "
             "it lies face up at the bottom of the stock, to be drawn last."
         )
-    else:
+    else:  # fixed_by absent: marriage_or_sequence, the default the ordinary plugin declares
         text = (
             "No card is turned up: the suit of the first marriage declared becomes trumps"
             f"{FIXED_BY[t.get('fixed_by', 'marriage_or_sequence')]}, and until then only "

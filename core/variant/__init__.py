@@ -49,6 +49,7 @@ from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origi
 from bezique.variant.schema import (
     SCHEMA_FILE,
     VariantSchema,
+    declared_default,
     full_schema,
     load_fragment,
     schema_for,
@@ -64,6 +65,7 @@ __all__ = [
     "SCHEMA_FILE",
     "Variant",
     "apply_overrides",
+    "declared_default",
     "load_fragment",
     "load_variant",
     "overrides_between",

@@ -318,3 +318,113 @@ def render(document: Mapping[str, Any]) -> str:
 def shipped_schema_text(name: str = SCHEMA_FILE) -> str:
     """The text of ``schemas/variant.schema.json`` (or another file there) as installed."""
     return files("bezique.schemas").joinpath(name).read_text(encoding="utf-8")
+
+
+# --- the defaults the schema declares ------------------------------------------------------
+
+_NO_DEFAULT: Any = object()
+"""Marks a key for which the schema declares no default (only keys below it have one)."""
+
+DEFS = "#/$defs/"
+
+DefaultsTable = dict[str, tuple[Any, "DefaultsTable"]]
+"""By key of an object schema: the default declared for it (or none), and those below it."""
+
+
+def with_defaults(data: Any, schema: VariantSchema) -> Any:
+    """Return ``data`` with the default ``schema`` declares written for each key it lacks.
+
+    A key absent from a variant's data means its default (the ``default`` of its
+    schema, reached through ``properties``), so two variants' data compared with
+    their defaults filled in differ only where their rules do.  A default is
+    written only into a mapping ``data`` holds: a section it lacks stays absent.
+    ``data`` is not changed (what is filled is a copy), and the defaults of
+    ``schema`` are gathered once.
+    """
+    table: DefaultsTable | None = schema.memo.get("defaults")
+    if table is None:
+        document = schema.document
+        table = schema.memo["defaults"] = _defaults_below(
+            document, document.get("$defs", {}), frozenset()
+        )
+    return _filled(data, table)
+
+
+def _filled(value: Any, table: DefaultsTable) -> Any:
+    """A copy of ``value`` with the defaults of ``table`` written in (``value`` if none apply)."""
+    if not table or not isinstance(value, Mapping):
+        return value
+    filled = dict(value)
+    for key, (default, below) in table.items():
+        if key in filled:
+            filled[key] = _filled(filled[key], below)
+        elif default is not _NO_DEFAULT:
+            filled[key] = _filled(copy.deepcopy(default), below)
+    return filled
+
+
+def _defaults_below(node: Any, defs: Any, seen: frozenset[str]) -> DefaultsTable:
+    """The defaults declared in the object schema ``node``'s ``properties`` and below them.
+
+    ``seen`` holds the definitions followed on the way (a definition met again is
+    not walked again).
+    """
+    properties = node.get("properties") if isinstance(node, dict) else None
+    table: DefaultsTable = {}
+    for key, sub in properties.items() if isinstance(properties, dict) else ():
+        target, followed = _followed(sub, defs, seen)
+        below = _defaults_below(target, defs, seen | followed)
+        default = _default_of(sub, target)
+        if default is not _NO_DEFAULT or below:
+            table[key] = (default, below)
+    return table
+
+
+def _followed(node: Any, defs: Any, seen: frozenset[str]) -> tuple[Any, frozenset[str]]:
+    """``node`` with its ``#/$defs/`` references followed, and the definitions followed.
+
+    A reference to a definition in ``seen`` (or none) is not followed.
+    """
+    followed: set[str] = set()
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        name = node["$ref"].removeprefix(DEFS)
+        target = defs.get(name) if isinstance(defs, dict) else None
+        if not node["$ref"].startswith(DEFS) or name in seen | followed or target is None:
+            return {}, frozenset(followed)
+        followed.add(name)
+        node = target
+    return node, frozenset(followed)
+
+
+def _default_of(node: Any, target: Any) -> Any:
+    """The default written beside a key's schema, else in the definition it refers to."""
+    for where in (node, target):
+        if isinstance(where, dict) and "default" in where:
+            return where["default"]
+    return _NO_DEFAULT
+
+
+def declared_default(document: Mapping[str, Any], path: Sequence[str]) -> Any:
+    """Return (a copy of) the default a schema declares for the key at ``path``.
+
+    ``document`` is a variant schema or a plugin's fragment (whose ``adds`` reach
+    sections of others): rules code that reads an optional key reads its default
+    from the schema, where the comparison of rules finds it too (:func:`with_defaults`).
+    Raise :class:`LookupError` naming the key when the schema declares no default
+    for it.
+    """
+    defs = document.get("$defs", {})
+    node: Any = document
+    keys = list(path)
+    adds = document.get("adds")
+    if isinstance(adds, Mapping) and len(keys) > 1 and keys[0] in adds:
+        node, keys = adds[keys[0]], keys[1:]
+    default = _NO_DEFAULT
+    for key in keys:
+        node = _followed(node, defs, frozenset())[0]
+        properties = node.get("properties") if isinstance(node, dict) else None
+        node = properties.get(key) if isinstance(properties, dict) else None
+        default = _default_of(node, _followed(node, defs, frozenset())[0])
+    if default is _NO_DEFAULT:
+        raise LookupError(f"the schema declares no default for {'.'.join(path)}")
+    return copy.deepcopy(default)

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind
+from bezique.plugins.ordinary.checks import schema_fragment
 from bezique.ruleset import Ruleset
+from bezique.variant import declared_default
 
 if TYPE_CHECKING:
     from bezique.actions import ScoreEvent
@@ -22,6 +24,11 @@ if TYPE_CHECKING:
 
 KEY = "bezique.plugins.ordinary"
 """Where this plugin keeps its tables in ``ruleset.tables``."""
+
+BEZIQUE_LADDER_DEFAULT: str = declared_default(
+    schema_fragment(), ("declarations", "bezique_ladder")
+)
+"""``declarations.bezique_ladder`` when a variant leaves it out: the default its schema declares."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -134,7 +141,7 @@ class Tables:
         self.tests_by_trump: dict[int, QuickTests] = {}
         """The quick tests of each trump suit (:func:`~bezique.plugins.ordinary.quick_tests`)."""
         self.by_name: dict[int, dict[str, Combination]] = {}
-        ladder = data["declarations"].get("bezique_ladder", "additive")
+        ladder = data["declarations"].get("bezique_ladder", BEZIQUE_LADDER_DEFAULT)
         self.multiple_beziques: dict[tuple[str, int], int] = {}
         """Under ``bezique_ladder: difference``, the value of each double or higher (two or
         more bezique pairs) by class and level: what a higher one built on it takes off."""

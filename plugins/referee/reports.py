@@ -157,6 +157,8 @@ def _drew_two(state: GameState, name: str, args: list[str]) -> None:
 
 def _shown(state: GameState) -> bool:
     """Whether cards seen while drawing are shown (the Portland laws, ``seen_cards``)."""
+    # Absent, seen_cards is choice: the default the ordinary plugin's schema.json declares
+    # (the referee imports no other plugin); variants compared as rules fill it in the same.
     return bool(state.rules.data["penalties"].get("seen_cards", "choice") == "shown")
 
 
