@@ -46,7 +46,7 @@ from bezique.arguments import (  # (the bounds were this module's; kept importab
     MAX_SEED,
     build_parser,
 )
-from bezique.errors import BeziqueError
+from bezique.errors import BeziqueError, PluginHookError
 
 __all__ = [
     "MAX_COMPARE_GAMES",
@@ -129,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _run(args)
         _flush_stdout()
         return status
+    except PluginHookError as exc:
+        return _plugin_failed(exc)
     except BeziqueError as exc:
         for line in str(exc).splitlines() or ["error"]:
             print(f"bezique: {line}", file=sys.stderr)
@@ -166,6 +168,20 @@ def _discard_stdout() -> None:
 
 TRACEBACK_ENV = "BEZIQUE_TRACEBACK"
 """Set to 1 to see the traceback of an unexpected error (for a plugin's author)."""
+
+
+def _plugin_failed(exc: PluginHookError) -> int:
+    """Report a plugin that failed in a hook (or answered nonsense) during a game: one line."""
+    from bezique.registry import BLOCK_ENV
+
+    if os.environ.get(TRACEBACK_ENV) == "1":
+        raise exc
+    print(
+        f"bezique: {exc}; fix or uninstall it, or set {BLOCK_ENV}={exc.plugin} to hide it "
+        f"({TRACEBACK_ENV}=1 shows the traceback)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def _failed(exc: Exception) -> int:

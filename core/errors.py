@@ -24,6 +24,26 @@ class PluginError(BeziqueError):
     """A plugin is unknown, or it could not be loaded or registered."""
 
 
+class PluginHookError(PluginError):
+    """A plugin's hook raised, or answered what the hook may not answer, during a game.
+
+    The message names the plugin (its registered name) and the hook; an exception the
+    plugin raised is the ``__cause__``.  The action that called the hook changed nothing
+    (:meth:`bezique.game.GameState.apply` is all or nothing).
+    """
+
+    def __init__(self, message: str, plugin: str, hook: str) -> None:
+        self.plugin = plugin
+        """The registered name of the plugin at fault."""
+        self.hook = hook
+        """The hook it failed in (``bezique_trick_winner``)."""
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[PluginHookError], tuple[str, str, str]]:
+        """Pickle it whole (a game played in another process reports it to the first)."""
+        return (type(self), (str(self), self.plugin, self.hook))
+
+
 class IllegalActionError(BeziqueError):
     """An action is not legal in the current state; the message names the rule."""
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from bezique import board, notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
+from bezique.answers import legal_plays, score_events
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
 from bezique.pinned import RECORDED, recorded_as
@@ -29,12 +30,15 @@ from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, is_variant_name, rules
 from bezique.saved import MAX_HISTORY, STATE
 from bezique.state import (
     GAME_OVER,
+    MAX_SEED,
     NO_TURN,
+    NOT_COPIED,
     PLAY,
     QUESTION,
     STATE_FORMAT,
     STATE_FORMAT_V1,
     TURN,
+    NotCopied,
     RandomSource,
     StateData,
     TurnState,
@@ -60,6 +64,9 @@ __all__ = [
     "ruleset_for",
 ]
 """The public face of the kernel: what user code and plugins import from ``bezique.game``."""
+
+Origin = tuple["GameState", int] | str | NotCopied | None
+"""What a state replays from to restore it after a failed action (see ``StateData._origin``)."""
 
 _PLAY = Kind.PLAY
 _END_TURN = Kind.END_TURN
@@ -113,7 +120,9 @@ class GameState(StateData):
             raise BeziqueError(f"first dealer must be a seat from 0 to {self.players - 1}")
         self.variant_spec = variant_spec or rules.variant.origin
         self.overrides: dict[str, Any] = dict(overrides or {})
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        self.seed = _checked_seed(seed)
         self._random = RandomSource(random.Random(self.seed))
         self.decks: list[list[int]] = [list(d) for d in decks]
         self.first_dealer = first_dealer
@@ -131,6 +140,7 @@ class GameState(StateData):
         self._others = _others(self.players)
         self._orders = _orders(self._others)
         self._legal: list[Action] | None = None
+        self._origin: Origin = None
         self._deal_next_hand()
 
     # ------------------------------------------------------------------ queries
@@ -146,7 +156,15 @@ class GameState(StateData):
             return self._legal
         if self.phase == PLAY:
             seat = self.to_act
-            cards = self.rules.legal_plays(self, seat, self.hands[seat])
+            hand = self.hands[seat]
+            try:
+                cards = self.rules.fast_legal_plays(self, seat, hand)
+            except BeziqueError:
+                raise
+            except Exception as exc:
+                raise self.rules.hook_failed("bezique_legal_plays", exc) from exc
+            if cards is not hand and legal_plays(cards, (self, seat, hand)) is not None:
+                self.rules.check_answer("bezique_legal_plays", cards, (self, seat, hand))
             if self.table_acted and self.rules.adjust_plays is not None:  # a table hook
                 cards = self.rules.adjust_plays(self, seat, cards) or cards
             key_of = self.card_key.__getitem__
@@ -178,54 +196,76 @@ class GameState(StateData):
     def apply(self, action: Action | str) -> None:
         """Carry out ``action`` (an :class:`Action` or its text) for the player to act.
 
-        Raise :class:`IllegalActionError`, naming the rule, for anything that is
-        not legal now; the state is then left exactly as it was.
+        All or nothing: raise :class:`IllegalActionError`, naming the rule, for
+        anything that is not legal now (or that is not an action), changing nothing;
+        and if anything raises while the action is carried out (a plugin's hook:
+        :class:`~bezique.errors.PluginHookError`; ``KeyboardInterrupt``), the state is
+        first restored exactly as it was, then the exception goes on.
         """
+        legal = self._legal
+        if action.__class__ is not Action or legal is None or action not in legal:
+            action = self._accepted(action)
+        assert isinstance(action, Action)
+        mark = len(self.history)
+        if self._origin is not None:
+            self._replays_from(mark)
+        try:
+            self._carry_out(action)
+        except BaseException:
+            self._roll_back(mark)
+            raise
+
+    def _accepted(self, action: object) -> Action:
+        """The legal action ``action`` (an action or its text) means; refuse it changing nothing."""
         if isinstance(action, str):
             action = self.parse_action(action)
-        if isinstance(action, Action) and action.kind in TABLE_KINDS:
-            self._table_action(action)
-            return
+        elif not isinstance(action, Action):
+            raise IllegalActionError(
+                f"apply takes an Action or an action's text (such as 'play QS'), "
+                f"not {saved.short(action)} (a {type(action).__name__})",
+                "notation",
+            )
+        if action.kind in TABLE_KINDS:  # anyone's, at any time: the plugin says if it stands
+            if self.phase == GAME_OVER:
+                raise IllegalActionError("the game is over", "game.target")
+            return action
         legal = self._legal if self._legal is not None else self.legal_actions()
-        if action not in legal:
-            action = refusals.equivalent_legal(self, action)
-        assert isinstance(action, Action)
+        return action if action in legal else refusals.equivalent_legal(self, action)
+
+    def _carry_out(self, action: Action) -> None:
+        """Carry out an accepted action (see :meth:`_accepted`); the state changes from here."""
         kind = action.kind
-        if kind == _CHOOSE:
+        if kind in TABLE_KINDS:
+            self._table_action(action)
+        elif kind == _CHOOSE:
             questions.answer(self, action)  # recorded once a plugin has taken it
-            return
-        self.history.append(action)
-        self._legal = None
-        if kind == _PLAY:
-            self._play(action.cards[0])
-        elif kind == _END_TURN:
-            self._end_turn()
-        elif self.phase == PLAY:
-            self._play_option(action)
         else:
-            self.rules.declaring.apply(self, self.to_act, action)
+            self.history.append(action)
+            self._legal = None
+            if kind == _PLAY:
+                self._play(action.cards[0])
+            elif kind == _END_TURN:
+                self._end_turn()
+            elif self.phase == PLAY:
+                self._play_option(action)
+            else:
+                self.rules.declaring.apply(self, self.to_act, action)
 
     def _table_action(self, action: Action) -> None:
-        """Have a plugin carry out a table action, or refuse it changing nothing.
+        """Have a plugin carry out a table action, or refuse it (:meth:`apply` undoes it).
 
         The hand's table hooks are asked from the action on (``table_acted``); a
         deal inside the action (a hand dealt again) clears that again.
         """
-        if self.phase == GAME_OVER:
-            raise IllegalActionError("the game is over", "game.target")
         hook = self.rules.table_action
-        was, self.table_acted = self.table_acted, True
-        try:
-            taken = hook(self, action) if hook is not None else None
-            if not taken:
-                raise IllegalActionError(
-                    f"{self.action_text(action)!r}: no plugin of this variant takes table "
-                    f"actions ({', '.join(KIND_WORDS[k] for k in TABLE_KINDS)})",
-                    "plugins",
-                )
-        except BaseException:
-            self.table_acted = was
-            raise
+        self.table_acted = True
+        taken = hook(self, action) if hook is not None else None
+        if not taken:
+            raise IllegalActionError(
+                f"{self.action_text(action)!r}: no plugin of this variant takes table "
+                f"actions ({', '.join(KIND_WORDS[k] for k in TABLE_KINDS)})",
+                "plugins",
+            )
         self._legal = None
         self.history.append(action)
 
@@ -236,6 +276,67 @@ class GameState(StateData):
         if events is None:
             raise PluginError(f"no plugin of this variant carries out {action!r}")
         self._score(events)
+
+    # ------------------------------------------------------------------ all or nothing
+
+    def _replays_from(self, mark: int) -> None:
+        """Make sure this state can be rebuilt as it is now, before an action changes it.
+
+        A state that did not come from its inputs (a world a bot sampled) keeps a
+        copy of itself at its first action, to replay from; a state left broken by
+        a failed restore refuses every action.
+        """
+        origin = self._origin
+        if origin is NOT_COPIED:
+            self._origin = (self.clone(), mark)
+        elif isinstance(origin, str):
+            raise PluginError(origin)
+
+    def _roll_back(self, mark: int) -> None:
+        """Restore the state as it was with ``mark`` actions in its history, after a failure.
+
+        The state is replayed from its inputs (variant, seed, stacked decks, first
+        dealer: as :func:`from_json` rebuilds a saved state), or from the copy it
+        keeps, through the actions before ``mark``; its fields are then replaced all
+        at once.  Nothing is copied on the normal path: only a failure pays.  Should
+        the replay itself fail (a plugin that answers otherwise the second time), the
+        state is marked broken and refuses every action after, saying why.
+        """
+        try:
+            rebuilt = self._rebuilt(mark)
+        except BaseException as exc:  # the first failure is the one that goes on
+            self._origin = (
+                f"this game cannot go on: after an action failed, replaying its "
+                f"{mark} actions to restore it failed too ({type(exc).__name__}: {exc}); "
+                "a plugin answered otherwise the second time"
+            )
+            return
+        old = self._random
+        if old.holders > 1:  # shared with clones, and not drawn from: this state lets go
+            old.holders -= 1
+        self.__dict__.update(rebuilt.__dict__)
+
+    def _rebuilt(self, mark: int) -> GameState:
+        """A new state: this one's inputs or kept copy, and its actions before ``mark``."""
+        origin = self._origin
+        if isinstance(origin, tuple):
+            copy, start = origin
+            state = copy.clone()
+        else:
+            start = 0
+            state = GameState(
+                self.rules,
+                seed=self.seed,
+                decks=self.decks,
+                first_dealer=self.first_dealer,
+                overrides=self.overrides,
+                variant_spec=self.variant_spec,
+                referee=self.referee,
+            )
+        for action in self.history[start:mark]:
+            state._carry_out(state._accepted(action))
+        state._origin = origin
+        return state
 
     def _play(self, card: int) -> None:
         """Play ``card`` from the hand of the seat to act to the trick; finish a full trick."""
@@ -263,7 +364,15 @@ class GameState(StateData):
         """Give the full trick to its winner, score it, and open his turn (or draw)."""
         cards = self.trick
         rules = self.rules
-        winner = self.trick_seats[rules.trick_winner(self, cards)]
+        try:
+            position = rules.fast_trick_winner(self, cards)
+        except BeziqueError:
+            raise
+        except Exception as exc:
+            raise rules.hook_failed("bezique_trick_winner", exc) from exc
+        if position.__class__ is not int or not 0 <= position < len(cards):
+            rules.check_answer("bezique_trick_winner", position, (self, cards))
+        winner = self.trick_seats[position]
         # The trick goes to its winner, unless a table action gave it to another seat.
         owner = winner
         if self.table_acted and rules.trick_owner is not None:
@@ -274,8 +383,15 @@ class GameState(StateData):
         self.leader = winner
         self.to_act = winner
         # The trick stays in self.trick / self.trick_seats while it is scored.
-        events = rules.trick_scores(self, owner, cards)
+        try:
+            events = rules.fast_trick_scores(self, owner, cards)
+        except BeziqueError:
+            raise
+        except Exception as exc:
+            raise rules.hook_failed("bezique_trick_scores", exc) from exc
         if events:
+            if score_events(events, (self, owner, cards)) is not None:
+                rules.check_answer("bezique_trick_scores", events, (self, owner, cards))
             self._score(events)
         if rules.after_trick is not None:
             rules.after_trick(self, owner, cards)
@@ -345,6 +461,16 @@ class GameState(StateData):
     __repr__ = board.state_line
 
 
+def _checked_seed(seed: object) -> int:
+    """``seed`` if it is a seed a record can hold: a whole number from 0 to :data:`MAX_SEED`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise BeziqueError(
+            f"seed {saved.short(seed)}: a seed is a whole number from 0 to 2**64 - 1 "
+            "(records hold no other)"
+        )
+    return int(seed)
+
+
 def _others(players: int) -> list[tuple[int, ...]]:
     """For each seat, the other seats in playing order (to the left)."""
     return [tuple((seat + i) % players for i in range(1, players)) for seat in range(players)]
@@ -372,8 +498,9 @@ def new_game(
     game's record and saved state name a variant by registered name, never by a
     path: a YAML file's game by the registered variant the file builds on, with
     the overrides that make the file's rules (:func:`bezique.pinned.recorded_as`).
-    ``seed`` fixes every shuffle; ``decks`` stacks the decks of the first hands,
-    each a list of card texts, top card first (the first card dealt is the top
+    ``seed`` (a whole number from 0 to :data:`~bezique.state.MAX_SEED`, as records hold
+    it; None: one drawn at random) fixes every shuffle; ``decks`` stacks the decks of
+    the first hands, each a list of card texts, top card first (the first card dealt is the top
     one; the card after the deal is the turn-up; the rest is the stock, drawn
     in order).  Hands after the stacked ones are shuffled from the seed.
     ``referee`` makes it a refereed game, the record of a game at a real table:

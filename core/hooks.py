@@ -7,17 +7,29 @@ are listed, *notify* hooks tell every plugin and return nothing.
 :func:`resolve_hook` asks pluggy once for a hook's implementations and binds
 them into one plain function of positional arguments; the protocols below are
 what the kernel sees of each resolved hook, so its calls are type-checked.
+
+Each implementation is bound with its plugin's registered name: an exception it
+raises (other than a :class:`~bezique.errors.BeziqueError`, which a plugin raises on
+purpose, and ``KeyboardInterrupt`` or ``SystemExit``, which are not errors of the
+plugin) becomes a :class:`~bezique.errors.PluginHookError` naming the plugin and the
+hook, and every answer it gives is checked (:mod:`bezique.answers`) before the
+kernel uses it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from traceback import walk_tb
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pluggy
 
 from bezique import hookspecs
-from bezique.errors import PluginError
+from bezique.answers import CHECKS, Check
+from bezique.errors import BeziqueError, PluginError, PluginHookError
+from bezique.registry import known_plugins
 
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
@@ -181,6 +193,147 @@ def _bind(impl: pluggy.HookImpl, argnames: tuple[str, ...]) -> HookFunction:
     return call
 
 
+def _guarded(function: HookFunction, plugin: str, hook: str, kind: str) -> HookFunction:
+    """One plugin's implementation, its failures named and its answers checked.
+
+    A :class:`BeziqueError` (a refusal the plugin means, or a nested hook's failure
+    already named) passes as it is, and so do ``KeyboardInterrupt`` and ``SystemExit``;
+    any other exception becomes a :class:`PluginHookError` with it as the cause.  An
+    answer the hook's check (:data:`bezique.answers.CHECKS`) finds wrong is a
+    :class:`PluginHookError`: for a decide hook any answer but None, for a collect hook
+    any answer but an empty one.  The two hooks of every card and every trick have a
+    check of their own, written into the guard, so that an answer that is right costs
+    one test.
+    """
+    check = CHECKS.get(hook)
+    if hook in _HOT and check is not None:
+        return _HOT[hook](function, plugin, hook, check)
+    if check is None or kind == hookspecs.NOTIFY:
+
+        def told(*args: Any) -> Any:
+            try:
+                return function(*args)
+            except BeziqueError:
+                raise
+            except Exception as exc:
+                raise hook_failure(plugin, hook, exc) from exc
+
+        return told
+    if kind == hookspecs.DECIDE:
+
+        def decide(*args: Any) -> Any:
+            try:
+                answer = function(*args)
+            except BeziqueError:
+                raise
+            except Exception as exc:
+                raise hook_failure(plugin, hook, exc) from exc
+            if answer is not None:
+                problem = check(answer, args)
+                if problem is not None:
+                    raise wrong_answer(plugin, hook, problem)
+            return answer
+
+        return decide
+
+    def collect(*args: Any) -> Any:
+        try:
+            answer = function(*args)
+        except BeziqueError:
+            raise
+        except Exception as exc:
+            raise hook_failure(plugin, hook, exc) from exc
+        if answer:  # None, or nothing to add: the kernel adds nothing
+            problem = check(answer, args)
+            if problem is not None:
+                raise wrong_answer(plugin, hook, problem)
+        return answer
+
+    return collect
+
+
+def _trick_winner(function: HookFunction, plugin: str, hook: str, check: Check) -> HookFunction:
+    """The guard of ``bezique_trick_winner``: the answer is a position in the trick."""
+
+    def call(state: Any, cards: list[int]) -> Any:
+        try:
+            answer = function(state, cards)
+        except BeziqueError:
+            raise
+        except Exception as exc:
+            raise hook_failure(plugin, hook, exc) from exc
+        if (answer.__class__ is not int or not 0 <= answer < len(cards)) and answer is not None:
+            raise wrong_answer(plugin, hook, check(answer, (state, cards)) or "")
+        return answer
+
+    return call
+
+
+def _legal_plays(function: HookFunction, plugin: str, hook: str, check: Check) -> HookFunction:
+    """The guard of ``bezique_legal_plays``: the cards offered themselves need no check."""
+
+    def call(state: Any, player: int, cards: list[int]) -> Any:
+        try:
+            answer = function(state, player, cards)
+        except BeziqueError:
+            raise
+        except Exception as exc:
+            raise hook_failure(plugin, hook, exc) from exc
+        if answer is not cards and answer is not None:
+            problem = check(answer, (state, player, cards))
+            if problem is not None:
+                raise wrong_answer(plugin, hook, problem)
+        return answer
+
+    return call
+
+
+_HOT: dict[str, Callable[[HookFunction, str, str, Check], HookFunction]] = {
+    "bezique_trick_winner": _trick_winner,
+    "bezique_legal_plays": _legal_plays,
+}
+"""The guards written for the hooks the kernel asks at every card and every trick."""
+
+
+def wrong_answer(plugin: str, hook: str, problem: str) -> PluginHookError:
+    """The error that names ``plugin`` and ``hook`` for an answer the hook may not give."""
+    message = f"plugin {plugin!r} gave a wrong answer to {hook}: {problem}"
+    return PluginHookError(message, plugin, hook)
+
+
+def hook_failure(plugin: str, hook: str, exc: BaseException) -> PluginHookError:
+    """The error that names ``plugin`` and ``hook`` for the exception ``exc`` it raised.
+
+    It says where: the innermost line of the plugin's own code in the traceback (or the
+    innermost line of all, when the plugin's code called something that failed).
+    """
+    said = " ".join(f"{type(exc).__name__}: {exc}".split())
+    where = _where(exc, plugin)
+    return PluginHookError(f"plugin {plugin!r} failed in {hook} ({where}): {said}", plugin, hook)
+
+
+def _where(exc: BaseException, plugin: str) -> str:
+    """``file:line in function`` of the innermost frame of ``plugin``'s code that ``exc`` passed."""
+    owners = _owner_modules(plugin)
+    last = ""
+    found = ""
+    for frame, line in walk_tb(exc.__traceback__):
+        here = f"{Path(frame.f_code.co_filename).name}:{line} in {frame.f_code.co_name}"
+        module = frame.f_globals.get("__name__", "")
+        if any(module == m or module.startswith(m + ".") for m in owners):
+            found = here
+        last = here
+    return found or last
+
+
+def _owner_modules(plugin: str) -> tuple[str, ...]:
+    """The modules of ``plugin``'s code: its module, or its object's class's module."""
+    found = known_plugins().get(plugin)
+    if found is None:
+        return ()
+    return (found.__name__ if isinstance(found, ModuleType) else type(found).__module__,)
+
+
 def _first_result(functions: list[HookFunction]) -> HookFunction:
     """Decide: the first implementation that returns something other than None wins."""
     if not functions:
@@ -250,12 +403,29 @@ def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
     impls = caller.get_hookimpls()
     kind = hookspecs.GAME_HOOKS.get(name, hookspecs.DECIDE)
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return _through_pluggy(caller, argnames, kind)
+        plugins = ", ".join(impl.plugin_name for impl in impls)  # one of them failed
+        return _guarded(_through_pluggy(caller, argnames, kind), plugins, name, kind)
     # pluggy holds the implementations registered last last; it calls them first.
-    functions = [_bind(impl, argnames) for impl in impls]
+    functions = [_guarded(_bind(impl, argnames), impl.plugin_name, name, kind) for impl in impls]
     if kind == hookspecs.DECIDE:
         functions.reverse()
     return _COMBINE[kind](functions)
+
+
+def resolve_unguarded(manager: pluggy.PluginManager, name: str) -> tuple[HookFunction, str]:
+    """The hook as :func:`resolve_hook` makes it, but without the guard when one plugin answers.
+
+    For the kernel's own card loop (:class:`~bezique.ruleset.Ruleset`'s ``fast_`` hooks),
+    which catches the plugin's failures and checks its answers itself, so that a card
+    costs no call more than the plugin's.  Return the callable and the names of the
+    plugins that implement the hook (the one to name when it fails).
+    """
+    caller = getattr(manager.hook, name)
+    impls = caller.get_hookimpls()
+    owners = ", ".join(impl.plugin_name for impl in impls)
+    if len(impls) == 1 and not (impls[0].hookwrapper or impls[0].wrapper):
+        return _bind(impls[0], tuple(caller.spec.argnames)), owners
+    return resolve_hook(manager, name), owners
 
 
 def _through_pluggy(caller: Any, argnames: tuple[str, ...], kind: str) -> HookFunction:

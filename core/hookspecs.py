@@ -395,6 +395,12 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent] | None:
     """Collect: the scores earned when the hand's last trick has been played."""
 
 
+DRAWN_GAME = -2
+"""``bezique_game_winner``'s answer for a game over with no winner (a Rubicon tie that
+the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game over
+(importable from :mod:`bezique.state` too)."""
+
+
 @hookspec(firstresult=True)
 def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     """Decide: the winner of the game if it is over now.
@@ -402,7 +408,7 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     Called after every score (``hand_over`` false) and after each hand
     (``hand_over`` true).  The winner is a side: a seat, or with partnerships
     the index of a partnership in ``state.side_of``.  Return ``-1`` for "not
-    over" to stop the fall-through, or :data:`bezique.state.DRAWN_GAME` for a game
+    over" to stop the fall-through, or :data:`DRAWN_GAME` for a game
     over that no side has won (``state.winner`` is then -1, and the game is over).
     """
 

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bezique.actions import Action
+from bezique.answers import legal_plays as checked_plays
+from bezique.errors import BeziqueError
 from bezique.state import GAME_OVER, PLAY, TURN
 
 if TYPE_CHECKING:
@@ -53,7 +55,8 @@ def playout(
     hand_no = state.hand_no
     last_trick = sys.maxsize if tricks is None else state.tricks_done + tricks
     stop = sys.maxsize if hands is None else state.hand_no + hands
-    legal_plays = state.rules.legal_plays
+    rules = state.rules
+    legal_plays = rules.fast_legal_plays
     plays = state._play_actions
     history = state.history
     draw = rng.random
@@ -71,7 +74,15 @@ def playout(
             and (options is None or not options(state, state.to_act))  # nothing but plays
         ):
             seat = state.to_act
-            cards = legal_plays(state, seat, state.hands[seat])
+            hand = state.hands[seat]
+            try:
+                cards = legal_plays(state, seat, hand)
+            except BeziqueError:
+                raise
+            except Exception as exc:  # the plugin is named, as at the hook's guard
+                raise rules.hook_failed("bezique_legal_plays", exc) from exc
+            if cards is not hand and checked_plays(cards, (state, seat, hand)) is not None:
+                rules.check_answer("bezique_legal_plays", cards, (state, seat, hand))
             card = cards[int(draw() * len(cards))]
             if state.held[seat] & twins[card]:  # name the copy legal_actions() would
                 key = state.card_key[card]

@@ -33,7 +33,6 @@ def ask(state: GameState) -> bool:
     question = hook(state) if hook is not None else None
     if question is None:
         return False
-    _check(state, question)
     state.phase = QUESTION
     state.to_act = question.seat
     state._legal = None
@@ -81,25 +80,3 @@ def refusal(state: GameState) -> IllegalActionError:
     question = open_question(state)
     answers = ", ".join(f"choose {question.name} {a}" for a in question.answers)
     return IllegalActionError(f"{question.waiting}: {answers}", question.rule)
-
-
-def _check(state: GameState, question: Question) -> None:
-    """Refuse a question the kernel could not ask: say which and why."""
-    where = f"the question {question.name!r}"
-    name = question.name
-    if not _word(name) or name != name.lower():
-        raise PluginError(f"{where}: a question's name is one word in lower case")
-    if not 0 <= question.seat < state.players:
-        raise PluginError(f"{where}: seat {question.seat} is no seat of this game")
-    answers = list(question.answers)
-    if not answers:
-        raise PluginError(f"{where}: it has no answers")
-    if not all(map(_word, answers)):
-        raise PluginError(f"{where}: every answer is one word ({answers!r})")
-    if len(set(answers)) != len(answers):
-        raise PluginError(f"{where}: two answers are alike ({answers!r})")
-
-
-def _word(text: object) -> bool:
-    """Whether ``text`` is one word: a non-empty string without white space."""
-    return isinstance(text, str) and bool(text) and not any(c.isspace() for c in text)

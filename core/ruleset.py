@@ -19,7 +19,9 @@ from typing import Any, TypeVar, cast
 
 from bezique import hookspecs
 from bezique.actions import Action, Kind
+from bezique.answers import CHECKS
 from bezique.cards import Deck
+from bezique.errors import PluginHookError
 from bezique.hooks import (
     AfterTrick,
     Answer,
@@ -40,7 +42,10 @@ from bezique.hooks import (
     TrickPlayers,
     TrickScores,
     TrickWinner,
+    hook_failure,
     resolve_hook,
+    resolve_unguarded,
+    wrong_answer,
 )
 from bezique.registry import game_plugins, plugin_manager
 from bezique.roles import DeclaringRole, declaring_role
@@ -150,6 +155,29 @@ class Ruleset:
         self.before_play: BeforePlay | None = optional("bezique_before_play")
         self.trick_owner: TrickOwner | None = optional("bezique_trick_owner")
         self.draw: Draw | None = optional("bezique_draw")
+        # The hooks of every card and every trick as the kernel's own loop calls them: a
+        # plugin's function as it is when it alone answers (the loop catches its failures
+        # and checks its answers, with hook_failed and check_answer, at no cost per call).
+        self.owners: dict[str, str] = {}
+        """For each of the kernel's fast hooks, the plugins that answer it."""
+        self.fast_trick_winner: TrickWinner = self._unguarded("bezique_trick_winner")
+        self.fast_legal_plays: LegalPlays = self._unguarded("bezique_legal_plays")
+        self.fast_trick_scores: TrickScores = self._unguarded("bezique_trick_scores")
+
+    def _unguarded(self, name: str) -> Any:
+        """The hook ``name`` for the kernel's loop (see :func:`bezique.hooks.resolve_unguarded`)."""
+        function, self.owners[name] = resolve_unguarded(self.manager, name)
+        return function
+
+    def hook_failed(self, hook: str, exc: Exception) -> PluginHookError:
+        """The error naming the plugin of the fast hook ``hook`` for the exception it raised."""
+        return hook_failure(self.owners[hook], hook, exc)
+
+    def check_answer(self, hook: str, answer: Any, args: tuple[Any, ...]) -> None:
+        """Refuse, naming the plugin, an answer of the fast hook ``hook`` its check finds wrong."""
+        problem = CHECKS[hook](answer, args)
+        if problem is not None:
+            raise wrong_answer(self.owners[hook], hook, problem)
 
     def compiled(self, key: object, build: Callable[[], T]) -> T:
         """Return what ``build()`` makes, made once per ruleset and kept under ``key``.

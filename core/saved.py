@@ -17,7 +17,7 @@ from bezique.actions import Action
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
 from bezique.pinned import not_a_name, pinned_rules
 from bezique.ruleset import Ruleset, ruleset_for
-from bezique.state import DERIVED_KEYS, INPUT_KEYS, STATE_FORMAT, STATE_FORMAT_V1
+from bezique.state import DERIVED_KEYS, INPUT_KEYS, MAX_SEED, STATE_FORMAT, STATE_FORMAT_V1
 
 if TYPE_CHECKING:
     from bezique.game import GameState
@@ -195,7 +195,7 @@ def read_inputs(data: Mapping[str, Any], rules: str) -> Inputs:
     overrides = data["overrides"]
     if not isinstance(overrides, Mapping):
         raise RecordError(f"{STATE}: overrides: must be a mapping, not {short(overrides)}")
-    seed = whole(data["seed"], "seed", -(2**128), 2**128)
+    seed = whole(data["seed"], "seed", 0, MAX_SEED + 1)
     first_dealer = whole(data["first_dealer"], "first_dealer", 0, 1000)
     history = saved_history(data["history"])
     if not old:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from bezique import __version__
 from bezique.actions import Action, ScoreEvent
+from bezique.hookspecs import DRAWN_GAME
 from bezique.pinned import variant_digest
 from bezique.pluginstate import (
     NO_TURN,
@@ -31,7 +32,10 @@ from bezique.pluginstate import (
 )
 
 __all__ = [
+    "DRAWN_GAME",
     "GAME_OVER",
+    "MAX_SEED",
+    "NOT_COPIED",
     "NO_TURN",
     "PLAY",
     "QUESTION",
@@ -43,10 +47,6 @@ __all__ = [
     "TurnState",
     "json_copy",
 ]
-
-DRAWN_GAME = -2
-"""``bezique_game_winner``'s answer for a game over with no winner (a Rubicon tie that
-the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game over."""
 
 if TYPE_CHECKING:
     from bezique.cards import Deck
@@ -61,6 +61,10 @@ QUESTION = "question"
 (``choose NAME ANSWER``; see :mod:`bezique.questions`)."""
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
+
+MAX_SEED = 2**64 - 1
+"""The largest seed a game takes: a seed is a whole number from 0 to this, as records
+(``schemas/record.schema.json``) and saved states hold it."""
 
 STATE_FORMAT = "bezique-state/2"
 """The format :meth:`StateData.to_json` writes: the rules carried and pinned by digest."""
@@ -107,6 +111,20 @@ def _write_random(source: RandomSource) -> list[Any]:
 def _write_history(history: list[Action]) -> list[list[Any]]:
     return [[int(a.kind), list(a.cards), a.combo] for a in history]
 
+
+class NotCopied:
+    """The type of :data:`NOT_COPIED`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        """Its name."""
+        return "NOT_COPIED"
+
+
+NOT_COPIED = NotCopied()
+"""``_origin`` of a state its inputs do not rebuild (a sampled world): it keeps a copy of
+itself at its first action (see :meth:`bezique.game.GameState.apply`)."""
 
 INPUT = "input"
 """Role of a saved field that rebuilds the state (the game is replayed from these)."""
@@ -192,6 +210,7 @@ FIELDS: tuple[Field, ...] = (
     Field("_others", KEPT),
     Field("_orders", KEPT),
     Field("_legal", KEPT, _forget),
+    Field("_origin", KEPT),
 )
 """Every field of a game state, the JSON form's in its order (a test checks it is all)."""
 
@@ -294,6 +313,10 @@ class StateData(PluginStates):
     _others: list[tuple[int, ...]]
     _orders: list[tuple[int, ...]]
     _legal: list[Action] | None
+    _origin: Any
+    """What the state's history replays from to restore it after a failed action, shared by
+    its copies: None (its inputs: variant, seed, stacked decks, first dealer), a copy of it
+    and the length of the history then, :data:`NOT_COPIED`, or why it cannot be restored."""
 
     # ------------------------------------------------------------------ changes
 

@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from bezique.notation import action_text, card_token
 from bezique.pluginstate import NO_TURN, PluginState, TurnState
 from bezique.questions import open_question
-from bezique.state import FIELDS, GAME_OVER, PLAY, QUESTION, TURN, RandomSource, StateData
+from bezique.state import (
+    FIELDS,
+    GAME_OVER,
+    NOT_COPIED,
+    PLAY,
+    QUESTION,
+    TURN,
+    RandomSource,
+    StateData,
+)
 
 if TYPE_CHECKING:
     from bezique.actions import Action
@@ -117,11 +126,12 @@ def player_view(state: GameState, seat: int) -> View:
     return View(state, seat)
 
 
-VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "turn", "_legal")
+VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "turn", "_legal", "_origin")
 """The fields of a state a :class:`View` does not copy as they are: the hands and the
 stock (each seat sees only what it has seen of them), what shuffles the next deals,
-and the plugins' states of the hand and of the turn (copied as
-:meth:`~bezique.state.PluginState.seen_by` says; plain JSON states not at all)."""
+the plugins' states of the hand and of the turn (copied as
+:meth:`~bezique.state.PluginState.seen_by` says; plain JSON states not at all), and
+what the state is restored from after a failed action."""
 
 SHARED_FIELDS = ("rules", "deck", "players", "side_of", "_play_actions", "_others", "_orders")
 """The fields that are the rules' (shared by every state of a variant, never changed)."""
@@ -309,6 +319,7 @@ def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
     fields["decks"] = []
     fields["_random"] = RandomSource(random.Random(0))
     fields["_legal"] = None
+    fields["_origin"] = NOT_COPIED  # its inputs do not rebuild it: it copies itself to restore
     state._count_hands()
     return state
 

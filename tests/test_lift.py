@@ -346,7 +346,9 @@ def test_a_question_the_kernel_cannot_ask_is_a_plugin_error(
     register_plugin(name, Asker(name, question))
     with pytest.raises(PluginError) as info:
         new_game("ordinary", overrides={"plugins": ["ordinary", name]}, seed=1)
-    assert str(info.value).startswith(message)
+    assert str(info.value).startswith(
+        f"plugin {name!r} gave a wrong answer to bezique_hand_question: {message}"
+    )
 
 
 def test_two_plugins_ask_in_turn_the_one_listed_last_first() -> None:
