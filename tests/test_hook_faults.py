@@ -42,13 +42,18 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 FAULT_PHASE = "fault_phase"
 
 
+FAULT_OPTION = Action(Kind.DECLARE, (), "fault_option")
+"""An option before a card, ``declare fault_option``, offered once a hand by the helper."""
+
+
 class Helper:
     """What some hooks need to be asked at all: a question each hand, table actions, a phase.
 
     It asks seat to lead a question after each deal (so ``bezique_answer`` is asked), takes
     ``irregular fault`` (after which the hand's table hooks are asked), and opens and closes
     a phase of its own (``irregular fault_phase``, ``irregular fault_resume``), whose
-    choices ``bezique_phase_choices`` lists.
+    choices ``bezique_phase_choices`` lists, and offers an option before a card once a hand
+    (``declare fault_option``), so that ``bezique_play_option`` is asked to carry it out.
     """
 
     @hookimpl
@@ -62,6 +67,21 @@ class Helper:
         if question != "fault":
             return None
         state.extra["fault_answered"] = state.hand_no
+        return []
+
+    @hookimpl
+    def bezique_play_options(self, state: GameState, player: int) -> list[Action] | None:
+        if state.extra.get("fault_option") == state.hand_no:
+            return None
+        return [FAULT_OPTION]
+
+    @hookimpl
+    def bezique_play_option(
+        self, state: GameState, player: int, action: Action
+    ) -> list[ScoreEvent] | None:
+        if action != FAULT_OPTION:
+            return None
+        state.extra["fault_option"] = state.hand_no
         return []
 
     @hookimpl
@@ -101,6 +121,8 @@ NONSENSE: dict[str, Any] = {
     "bezique_adjust_plays": [999],
     "bezique_trick_owner": -1,
     "bezique_draw": "maybe",
+    "bezique_play_options": ["declare fault_option"],
+    "bezique_play_option": [ScoreEvent(0, 10, "")],
 }
 """For each hook whose answer the kernel uses, an answer it must refuse."""
 
@@ -122,10 +144,13 @@ WHAT_IS_WRONG = {
     "bezique_adjust_plays": "999 is not one of seat ",
     "bezique_trick_owner": "-1 is no seat (0 to 1)",
     "bezique_draw": "'maybe' is not 'drawn' or 'held'",
+    "bezique_play_options": "['declare fault_option'] is not a list of actions",
+    "bezique_play_option": "the rule and the detail must be text (the rule not empty)",
 }
 
 CHANGES_THE_STATE = {
     "bezique_after_deal",
+    "bezique_play_option",
     "bezique_answer",
     "bezique_after_trick",
     "bezique_stock_exhausted",
