@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bezique.cli import main
+from bezique.commands.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,7 +23,7 @@ Text forms (card notation in :mod:`bezique.cards`):
                                 choice of remedy
 ``choose lift 24``              answer a question a plugin asks before the hand's
                                 first lead (the lift plugin: how many cards the
-                                dealer lifted); :mod:`bezique.questions`
+                                dealer lifted); :mod:`bezique.engine.questions`
 ==============================  ================================================
 
 A card marked ``*`` is one of the player's declared cards on the table; a card

@@ -5,7 +5,7 @@ of play: deal, tricks with drawing, the end-game once the stock is gone, the
 hand's end and the game's end.  It knows no number from a rulebook: those come
 from the variant's data, and every decision that differs between games (who
 wins a trick, which cards may be played, what a trick's winner may declare, what
-scores) is asked of the variant's plugins through a :class:`~bezique.ruleset.Ruleset`.
+scores) is asked of the variant's plugins through a :class:`~bezique.rules.ruleset.Ruleset`.
 
 A game is fully determined by its variant (with overrides), its seed or stacked
 decks, the first dealer and the list of actions.
@@ -19,16 +19,12 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bezique import board, notation, questions, refusals, saved, scores, stock, turns, views
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
-from bezique.answers import legal_plays, score_events
 from bezique.cards import CardError
-from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
-from bezique.pinned import RECORDED, recorded_as
-from bezique.playout import playout as random_playout
-from bezique.ruleset import MAX_CACHED_RULESETS, Ruleset, is_variant_name, ruleset_for
-from bezique.saved import MAX_HISTORY, STATE
-from bezique.state import (
+from bezique.engine import board, notation, questions, refusals, saved, scores, stock, turns, views
+from bezique.engine.playout import playout as random_playout
+from bezique.engine.saved import MAX_HISTORY, STATE
+from bezique.engine.state import (
     GAME_OVER,
     MAX_SEED,
     NO_TURN,
@@ -44,6 +40,10 @@ from bezique.state import (
     TurnState,
     json_copy,
 )
+from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
+from bezique.rules.answers import legal_plays, score_events
+from bezique.rules.pinned import RECORDED, recorded_as
+from bezique.rules.ruleset import MAX_CACHED_RULESETS, Ruleset, is_variant_name, ruleset_for
 from bezique.variant import Variant
 
 __all__ = [
@@ -93,11 +93,11 @@ class GameState(StateData):
     :meth:`observation`, :meth:`to_json` / :func:`from_json` and :meth:`clone`.
     Attributes are public for plugins and tests to read; change them only
     through :meth:`apply` (plugins: through the hooks that say so).  The data
-    and its copies are :class:`~bezique.state.StateData`'s; this class is the
+    and its copies are :class:`~bezique.engine.state.StateData`'s; this class is the
     phase machine: legal actions, tricks, turns, scores, the hand's and the
-    game's end.  The deal and the draw (:mod:`bezique.stock`), the notation
-    (:mod:`bezique.notation`), refusals (:mod:`bezique.refusals`), the views
-    (:mod:`bezique.views`) and random play (:mod:`bezique.playout`) are
+    game's end.  The deal and the draw (:mod:`bezique.engine.stock`), the notation
+    (:mod:`bezique.engine.notation`), refusals (:mod:`bezique.engine.refusals`), the views
+    (:mod:`bezique.engine.views`) and random play (:mod:`bezique.engine.playout`) are
     functions of the state in their own modules, offered here as methods.
     """
 
@@ -497,8 +497,8 @@ def new_game(
     cheaply); ``overrides`` is a nested mapping merged over the variant.  The
     game's record and saved state name a variant by registered name, never by a
     path: a YAML file's game by the registered variant the file builds on, with
-    the overrides that make the file's rules (:func:`bezique.pinned.recorded_as`).
-    ``seed`` (a whole number from 0 to :data:`~bezique.state.MAX_SEED`, as records hold
+    the overrides that make the file's rules (:func:`bezique.rules.pinned.recorded_as`).
+    ``seed`` (a whole number from 0 to :data:`~bezique.engine.state.MAX_SEED`, as records hold
     it; None: one drawn at random) fixes every shuffle; ``decks`` stacks the decks of
     the first hands, each a list of card texts, top card first (the first card dealt is the top
     one; the card after the deal is the turn-up; the rest is the stock, drawn
@@ -530,7 +530,7 @@ def _named_as(variant: object, rules: Ruleset) -> tuple[str, dict[str, Any]]:
     """What a record names the variant by: a registered name and overrides, never a path.
 
     A house-rule file is named by the registered variant it builds on with the
-    overrides that make it (:func:`bezique.pinned.recorded_as`).
+    overrides that make it (:func:`bezique.rules.pinned.recorded_as`).
     """
     if isinstance(variant, (str, os.PathLike)):
         return recorded_as(rules.variant, os.fspath(variant), rules.variant.overrides)
@@ -553,9 +553,9 @@ def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:
     :class:`RecordError` naming the key (or ``history[INDEX]``), and the state
     returned is the replayed one: nothing is taken on trust.
 
-    ``rules`` is the policy of :mod:`bezique.pinned` for when the variant
+    ``rules`` is the policy of :mod:`bezique.rules.pinned` for when the variant
     named now merges to other rules than those carried (default: play by the
-    rules carried, with a :class:`~bezique.pinned.RulesWarning`).  A
+    rules carried, with a :class:`~bezique.rules.pinned.RulesWarning`).  A
     ``bezique-state/1`` state (no rules carried) is rebuilt from the variant as
     it loads now, with a :class:`DeprecationWarning`.
     """

@@ -3,7 +3,7 @@
 Every hook is prefixed ``bezique_``.  A variant file lists its plugins by
 registered name; each game builds its own plugin manager from that list, and the
 kernel resolves every game hook **once per game** into a plain callable (see
-:mod:`bezique.ruleset`), so pluggy's per-call cost is never paid in the card loop.
+:mod:`bezique.rules.ruleset`), so pluggy's per-call cost is never paid in the card loop.
 
 Every hook is of one of three kinds, which its docstring names first (as in
 pytest):
@@ -41,11 +41,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
 import pluggy
-
-from bezique.roles import DeclaringRole as DeclaringRole
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable
@@ -55,6 +53,7 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
     from bezique.game import GameState
+    from bezique.rules.ruleset import Ruleset
 
 KeyPath = tuple[str | int, ...]
 """Where a value is in a variant's data: its keys and list indexes, outermost first."""
@@ -62,6 +61,44 @@ KeyPath = tuple[str | int, ...]
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# ====================================================================== the declaring role
+
+
+@runtime_checkable
+class DeclaringRole(Protocol):
+    """What the kernel asks of a variant's declaring procedure (:func:`bezique_declaring_roles`).
+
+    One instance per ruleset, made with the ruleset (``Role(ruleset)``); every method
+    takes the game state, so one role serves every game of the ruleset.
+    """
+
+    def __init__(self, rules: Ruleset) -> None:
+        """The role of ``rules``' variant."""
+
+    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+        """What ``player``, a trick's winner, may do before drawing, besides ending his turn.
+
+        Declarations, announcements and the seven of trumps, for instance.  Asked once
+        for each decision of the turn; the kernel adds the action that ends the turn
+        (``draw``, or ``pass`` once the stock is gone).  Plugins must not change
+        ``state`` here.
+        """
+        ...
+
+    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+        """Say why ``action`` (a card played, or a turn action) is not legal now.
+
+        Asked only when :meth:`GameState.apply` refuses an action, after the kernel's
+        own reasons (the phase, a card not held), so it may be slow.  Return a sentence
+        that names the rule, or ``None`` for the kernel's general refusal.
+        """
+        ...
+
+    def apply(self, state: GameState, player: int, action: Action) -> None:
+        """Carry out ``action``, one of :meth:`turn_actions`' (score it, lay cards on the table)."""
+        ...
 
 
 # ====================================================================== finding and checking
@@ -197,10 +234,10 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> Sequence[RuleProse] | Non
 
 @hookspec
 def bezique_words(data: Mapping[str, Any]) -> Mapping[str, str] | None:
-    """Collect: the words a player reads for this plugin's keys (:mod:`bezique.words`).
+    """Collect: the words a player reads for this plugin's keys (:mod:`bezique.rules.words`).
 
     Asked of every plugin a game of the variant is played with, in order, once per
-    ruleset (:attr:`bezique.ruleset.Ruleset.words`; not a game hook).  ``data`` is the
+    ruleset (:attr:`bezique.rules.ruleset.Ruleset.words`; not a game hook).  ``data`` is the
     merged variant data.  Return a mapping from key to words: a score event's rule
     (``seven_of_trumps.exchange_points`` -> ``the seven of trumps exchanged for the
     turn-up``), a combination's name (``four_knaves`` -> ``four knaves``), a declared
@@ -398,7 +435,7 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent] | None:
 DRAWN_GAME = -2
 """``bezique_game_winner``'s answer for a game over with no winner (a Rubicon tie that
 the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game over
-(importable from :mod:`bezique.state` too)."""
+(importable from :mod:`bezique.engine.state` too)."""
 
 
 @hookspec(firstresult=True)

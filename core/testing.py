@@ -17,7 +17,7 @@ nothing, ``check_invariants`` asserts what must hold after any
 action of any variant, and ``random_conformance`` plays random games of a
 variant checking them after every action.
 
-The random-simulation conformance of :mod:`bezique.conformance` is offered here too:
+The random-simulation conformance of :mod:`bezique.simulation.conformance` is offered here too:
 ``check_random_games`` plays seeded random games of a variant (refereed ones with
 irregularities reported at random) checking, at every action, the invariants, the
 legal actions listed without repeats, clones and saved copies against the state, the
@@ -41,7 +41,11 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from bezique.conformance import (
+from bezique.errors import BeziqueError, IllegalActionError
+from bezique.game import GameState, new_game, ruleset_for
+from bezique.records.record import record_of, replay
+from bezique.rules.ruleset import Ruleset
+from bezique.simulation.conformance import (
     TABLE_CLAIMS,
     TABLE_REPORTS,
     GameLength,
@@ -56,10 +60,6 @@ from bezique.conformance import (
     perft,
     random_table_action,
 )
-from bezique.errors import BeziqueError, IllegalActionError
-from bezique.game import GameState, new_game, ruleset_for
-from bezique.record import record_of, replay
-from bezique.ruleset import Ruleset
 from bezique.variant import Variant
 
 __all__ = [

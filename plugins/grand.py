@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bezique.actions import Kind
+from bezique.engine.state import PluginState
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, RuleProse, hookimpl
 from bezique.plugins.ordinary import (
@@ -51,7 +52,6 @@ from bezique.plugins.ordinary import (
     tables,
     this_turn,
 )
-from bezique.state import PluginState
 
 __all__ = ["GrandDeclarations", "GrandRecord", "record"]
 """The role other plugins may compose with, and the hand's record of declarations."""

@@ -43,8 +43,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import ScoreEvent
+from bezique.engine.state import PluginState
 from bezique.hookspecs import KeyPath, Question, RuleProse, hookimpl
-from bezique.state import PluginState
 from bezique.variant import load_fragment
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ def bezique_answer(
 
 @hookimpl
 def bezique_words() -> Mapping[str, str]:
-    """The lift's score keys in a player's words (:mod:`bezique.words`)."""
+    """The lift's score keys in a player's words (:mod:`bezique.rules.words`)."""
     return {
         "lift.exact": "the dealer's lift of exactly the right number",
         "lift.guessed": "the dealer's lift guessed",

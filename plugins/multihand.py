@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind
+from bezique.engine.state import PluginState
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
-from bezique.state import PluginState
 from bezique.variant import load_fragment
 
 __all__ = ["MultihandDeclarations", "is_second_double"]

@@ -43,11 +43,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind, ScoreEvent
+from bezique.engine.state import DRAWN_GAME, PluginState
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables
-from bezique.state import DRAWN_GAME, PluginState
 from bezique.variant import load_fragment
 
 __all__ = [
@@ -439,7 +439,7 @@ WORDS: Mapping[str, str] = {
 
 @hookimpl
 def bezique_words() -> Mapping[str, str]:
-    """The Rubicon game's keys in a player's words (:mod:`bezique.words`)."""
+    """The Rubicon game's keys in a player's words (:mod:`bezique.rules.words`)."""
     return WORDS
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bezique.cli import main
+from bezique.commands.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

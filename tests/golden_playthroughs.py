@@ -1,7 +1,7 @@
 """Golden playthroughs: seeded games of every shipped variant, stored to catch any change of play.
 
 Each file ``tests/golden/VARIANT.json`` holds :data:`GAMES` seeded games of one variant. A
-game is its record (as ``bezique.record.record_of`` writes it), the points each player
+game is its record (as ``bezique.records.record.record_of`` writes it), the points each player
 scored in each hand, and a short digest of what the game looks like after every action:
 every seat's observation and the legal actions' text (see :func:`digest`). The first
 :data:`REFEREED` games of each variant also report irregularities at random moments, as
@@ -32,7 +32,7 @@ from typing import Any
 
 from bezique.errors import BeziqueError
 from bezique.game import GameState, new_game
-from bezique.record import hand_summaries, record_of, replay
+from bezique.records.record import hand_summaries, record_of, replay
 from bezique.testing import (
     TABLE_CLAIMS,
     TABLE_REPORTS,

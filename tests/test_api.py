@@ -14,7 +14,7 @@ from bezique.actions import END_TURN, Action, Kind
 from bezique.errors import BeziqueError, IllegalActionError, VariantError
 from bezique.game import GAME_OVER, PLAY, TURN, GameState, from_json, new_game, ruleset_for
 from bezique.plugins.ordinary import sevens_scored
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import check_invariants, scenario, stacked_deck
 from bezique.variant import load_variant
 

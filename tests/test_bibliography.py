@@ -20,16 +20,6 @@ import pytest
 import yaml
 from clirun import run
 
-from bezique.bibliography import (
-    Citation,
-    Option,
-    Reading,
-    anchor,
-    bibliography,
-    citations_in,
-    code_shaped_in,
-    parse_bibliography,
-)
 from bezique.errors import BeziqueError, VariantError
 from bezique.rulebook.page import bibliography_html
 from bezique.variant import (
@@ -38,6 +28,16 @@ from bezique.variant import (
     validate_paths,
     variant_from_data,
     variant_summaries,
+)
+from bezique.variant.bibliography import (
+    Citation,
+    Option,
+    Reading,
+    anchor,
+    bibliography,
+    citations_in,
+    code_shaped_in,
+    parse_bibliography,
 )
 
 REPO = Path(__file__).resolve().parent.parent

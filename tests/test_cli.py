@@ -1,4 +1,4 @@
-"""The ``bezique`` command line, driven through ``bezique.cli.main`` and once as a process."""
+"""The ``bezique`` command line, through ``bezique.commands.cli.main`` and once as a process."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.game import GameState, new_game
-from bezique.record import hand_summaries, load_record, record_of, replay
+from bezique.records.record import hand_summaries, load_record, record_of, replay
 from bezique.testing import play_out, scenario
 
 FILE_LINE_COL = re.compile(r"^.+:\d+:\d+: \S")

@@ -23,17 +23,17 @@ import pexpect
 import pytest
 from clirun import run
 
-from bezique.compare import compare
-from bezique.comparebench import format_bench, run_bench
-from bezique.comparehtml import page
-from bezique.compareplay import GameSummary, decision_seed
-from bezique.comparestats import Figures, estimate, t95
-from bezique.comparetext import text
+from bezique.compare.bench import format_bench, run_bench
+from bezique.compare.comparison import compare
+from bezique.compare.games import GameSummary, decision_seed
+from bezique.compare.page import page
+from bezique.compare.stats import Figures, estimate, t95
+from bezique.compare.text import text
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import decide, player_for
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.rulebook import diff_html
-from bezique.simulate import game_seeds
+from bezique.simulation.simulate import game_seeds
 
 VARIANTS = ("eb1875", "modern-article")
 SEED = 11
@@ -261,7 +261,7 @@ def test_the_text_and_the_page_say_the_same(small: Any) -> None:
 
 
 def test_plot_files(small: Any, tmp_path: Path) -> None:
-    from bezique.compareplot import write_plot
+    from bezique.compare.plot import write_plot
 
     write_plot(small, tmp_path / "p.png")
     write_plot(small, tmp_path / "p.svg")
@@ -275,7 +275,7 @@ def test_the_bars_by_class_are_drawn_whole_a_deduction_below_zero() -> None:
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
-    from bezique.compareplot import _by_class
+    from bezique.compare.plot import _by_class
 
     def classes(**values: float) -> dict[str, Any]:
         return {"points_per_hand_by_class": {k: {"value": v} for k, v in values.items()}}
@@ -429,7 +429,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_game(
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("games were played before the outputs were checked")
 
-    monkeypatch.setattr("bezique.compare.compare", no_games)
+    monkeypatch.setattr("bezique.compare.comparison.compare", no_games)
     extra = ["--plot", "same.svg"] if path == "same.svg" else []
     status, out, err = run(capsys, "compare", "eb1875", "ordinary", *extra, option, path)
     assert (status, out) == (1, "")
@@ -468,7 +468,7 @@ def test_the_page_holds_the_rule_by_rule_diff(small: Any) -> None:
 def test_plain_tables_off_a_terminal(small: Any) -> None:
     import io
 
-    from bezique.comparetext import print_tables
+    from bezique.compare.text import print_tables
 
     stream = io.StringIO()
     print_tables(small.result, stream)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dask
 from distributed import LocalCluster
 
-from bezique.compare import compare
+from bezique.compare.comparison import compare
 
 
 def test_a_dask_cluster_gives_the_result_of_one_process() -> None:

@@ -33,7 +33,7 @@ import pytest
 
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import check_invariants
 
 VARIANT = "ordinary"

@@ -8,8 +8,7 @@ import random
 
 import pytest
 
-from bezique.cli import main
-from bezique.decisionbench import (
+from bezique.bench.decisions import (
     _paired,
     _summary,
     action_worth,
@@ -17,6 +16,7 @@ from bezique.decisionbench import (
     decision_positions,
     format_decisions,
 )
+from bezique.commands.cli import main
 from bezique.players import decide, player_for
 from bezique.players.calibration import ahead
 from bezique.players.endgame import hand_gains

@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import pluggy
 import pytest
 
-from bezique import hookspecs, registry, ruleset
+from bezique import hookspecs
 from bezique.errors import IllegalActionError, PluginError
 from bezique.game import GameState, new_game
 from bezique.hookspecs import hookimpl
@@ -27,9 +27,11 @@ from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.multihand import MultihandDeclarations
 from bezique.plugins.ordinary import OrdinaryDeclarations
 from bezique.plugins.partnership import PartnershipDeclarations
-from bezique.roles import declaring_role
-from bezique.ruleset import ruleset_for
+from bezique.rules import ruleset
+from bezique.rules.roles import declaring_role
+from bezique.rules.ruleset import ruleset_for
 from bezique.testing import check_invariants, points_by_rule, refuse, scenario
+from bezique.variant import registry
 
 HOUSE = """\
 name: grand-three-hand

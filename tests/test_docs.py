@@ -14,11 +14,12 @@ from typing import NamedTuple
 
 import pytest
 
-from bezique import hookspecs, registry, ruleset
-from bezique.cli import main
+from bezique import hookspecs
+from bezique.commands.cli import main
 from bezique.errors import VariantError
 from bezique.game import GameState, new_game
-from bezique.variant import load_variant
+from bezique.rules import ruleset
+from bezique.variant import load_variant, registry
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 ROOT = README.parent

@@ -17,7 +17,7 @@ import pytest
 from golden_playthroughs import FORMAT, GAMES, GOLDEN, REFEREED, digest, shipped_variants
 
 from bezique.game import new_game
-from bezique.record import hand_summaries
+from bezique.records.record import hand_summaries
 
 pytestmark = pytest.mark.filterwarnings(
     # The refereed games cover the deprecated report forms on purpose.

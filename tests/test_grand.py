@@ -21,12 +21,12 @@ import pytest
 import yaml
 
 from bezique.actions import Action, Kind
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
 from bezique.plugins.grand import record
 from bezique.plugins.ordinary import Combination, blocked, forms_combination, tables, this_turn
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
 from bezique.variant import load_variant
 

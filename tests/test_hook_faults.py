@@ -21,12 +21,13 @@ from typing import Any
 
 import pytest
 
-from bezique import registry, ruleset
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.errors import BeziqueError, IllegalActionError, PluginHookError
 from bezique.game import PLAY, GameState, from_json, new_game
 from bezique.hookspecs import GAME_HOOKS, NOTIFY, PhaseChoices, Question, hookimpl
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
+from bezique.rules import ruleset
+from bezique.variant import registry
 
 
 @pytest.fixture(autouse=True)
@@ -331,8 +332,8 @@ def test_new_game_refuses_a_seed_no_record_can_hold(seed: Any) -> None:
 
 
 def test_the_largest_seed_is_the_records_largest() -> None:
-    from bezique.recordcheck import record_schema
-    from bezique.state import MAX_SEED
+    from bezique.engine.state import MAX_SEED
+    from bezique.records.recordcheck import record_schema
 
     assert record_schema()["properties"]["seed"]["maximum"] == MAX_SEED
     game = new_game("ordinary", seed=MAX_SEED)

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from bezique import registry, ruleset
 from bezique.actions import ScoreEvent
 from bezique.errors import PluginError, PluginHookError
 from bezique.game import GameState, new_game
 from bezique.hookspecs import hookimpl
+from bezique.rules import ruleset
 from bezique.testing import points_by_rule, scenario
+from bezique.variant import registry
 
 BUILT_INS = {"ordinary", "grand", "polish", "multihand", "partnership"}
 
@@ -291,7 +292,7 @@ class Faulty:
 def test_a_plugin_failing_during_play_is_named_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bezique.cli import main
+    from bezique.commands.cli import main
 
     registry.register_plugin("faulty", Faulty())
     path = house(tmp_path, "ordinary", "faulty")
@@ -315,7 +316,7 @@ def test_a_plugin_failing_during_play_is_named_in_one_line(
 def test_an_error_of_the_framework_itself_is_one_line_too(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bezique import cli
+    from bezique.commands import cli
 
     def broken(args: object) -> int:
         raise RuntimeError("a defect\nover two lines")

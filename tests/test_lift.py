@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 
 from bezique.actions import END_TURN, Action, Kind, ScoreEvent
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, VariantError
 from bezique.game import PLAY, QUESTION, GameState, from_json, new_game
 from bezique.hookspecs import Question, hookimpl
 from bezique.plugins.lift import LiftState, lift_state
-from bezique.record import record_of, replay
-from bezique.registry import register_plugin
-from bezique.ruleset import Ruleset, ruleset_for
+from bezique.records.record import record_of, replay
+from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.testing import points_by_rule, random_conformance, refuse, scenario
+from bezique.variant.registry import register_plugin
 
 LIFT = """\
 name: lift-test

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bezique.errors import VariantError
+from bezique.reading.yamlsafe import MAX_BYTES, MAX_NODES, MAX_PROBLEMS, parse_yaml
 from bezique.variant import MAX_CHAIN, MAX_CHAIN_VALUES, load_variant, loader
-from bezique.yamlsafe import MAX_BYTES, MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""
@@ -300,7 +300,7 @@ def test_a_refused_value_is_not_judged_again_by_the_schema(tmp_path: Path) -> No
 def test_validate_reports_the_surprises_schema_and_sense_problems_in_file_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from bezique.cli import main
+    from bezique.commands.cli import main
 
     path = house(
         tmp_path,
@@ -324,7 +324,7 @@ def test_validate_reports_the_surprises_schema_and_sense_problems_in_file_order(
 def test_the_ruleset_cache_keeps_only_the_most_recently_used(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from bezique import ruleset
+    from bezique.rules import ruleset
 
     monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
     size = ruleset.MAX_CACHED_RULESETS

@@ -17,7 +17,7 @@ import yaml
 from bezique.actions import Kind
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, scenario
 from bezique.variant import load_variant
 

@@ -1,7 +1,7 @@
 """The files a command writes where it is told, and the command's own output and processes.
 
 Every output file (``rules --output``, ``compare --plot``/``--html``, ``play --save``,
-``simulate --save``'s records) is written by :func:`bezique.safeio.write_output`: a FIFO,
+``simulate --save``'s records) is written by :func:`bezique.reading.safeio.write_output`: a FIFO,
 a folder or a link at the name is refused without blocking and without touching
 anything, a file that exists is replaced only with ``--overwrite``, and no side file is
 left behind.  A command whose standard output is closed fails; one whose reader goes
@@ -24,9 +24,9 @@ from pathlib import Path
 import pytest
 from clirun import run as run_cli
 
+from bezique.commands.play import Options, run
 from bezique.errors import OutputError
-from bezique.play import Options, run
-from bezique.safeio import write_output
+from bezique.reading.safeio import write_output
 
 COMPARE = ("compare", "eb1875", "modern-article", "--games", "1", "--players", "random")
 """A comparison played in a moment."""

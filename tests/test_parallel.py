@@ -1,4 +1,4 @@
-"""bezique.parallel: results in the plan's order, a dead worker named, a signal ends the workers."""
+"""bezique.simulation.parallel: results in order, a dead worker named, a signal ends the workers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bezique.errors import BeziqueError
-from bezique.parallel import ordered_map
+from bezique.simulation.parallel import ordered_map
 
 _OFFSET: list[int] = []
 
@@ -47,7 +47,7 @@ def test_a_worker_that_dies_is_an_error_that_says_so() -> None:
 _SLEEPER = """
 import os, sys, time
 from pathlib import Path
-from bezique.parallel import ordered_map
+from bezique.simulation.parallel import ordered_map
 
 def start(folder):
     global FOLDER

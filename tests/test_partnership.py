@@ -15,7 +15,7 @@ import pytest
 
 from bezique.errors import IllegalActionError, VariantError
 from bezique.game import GameState, from_json, new_game, ruleset_for
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import (
     check_invariants,
     play_out,

@@ -15,15 +15,15 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from bezique import tableau
 from bezique.actions import END_TURN, Action, Kind
+from bezique.commands import tableau
+from bezique.commands.journal import Journal
+from bezique.commands.play import Game, Options, _hint, menu, run
+from bezique.commands.play import _chosen as chosen
+from bezique.commands.tableau import Style, Table, can_write, draw, rules_lines, style_for
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import new_game, ruleset_for
-from bezique.journal import Journal
-from bezique.play import Game, Options, _hint, menu, run
-from bezique.play import _chosen as chosen
 from bezique.rulebook import rule_lines
-from bezique.tableau import Style, Table, can_write, draw, rules_lines, style_for
 
 PROMPT = "\r\n> "
 

@@ -26,11 +26,11 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from test_plugins import BROKEN, PROBLEM, Site, run, site
 
-from bezique import hookspecs, registry
+from bezique import hookspecs
 from bezique.hookspecs import hookimpl
-from bezique.pinned import digest_of
-from bezique.plugininfo import hook_kind
-from bezique.variant import load_variant
+from bezique.rules.pinned import digest_of
+from bezique.rules.plugininfo import hook_kind
+from bezique.variant import load_variant, registry
 from bezique.variant.overlay import overlay_schema
 from bezique.variant.schema import (
     OVERLAY_FILE,

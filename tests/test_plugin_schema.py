@@ -17,16 +17,17 @@ from typing import Any
 
 import pytest
 
-from bezique import registry, ruleset
 from bezique.errors import VariantError
 from bezique.game import new_game
 from bezique.hookspecs import KeyPath, hookimpl
 from bezique.plugins.ordinary import checks as ordinary_checks
 from bezique.plugins.ordinary.combinations import BEZIQUE_LADDER_DEFAULT
 from bezique.plugins.partnership import PARTNERS_TABLE_DEFAULT
+from bezique.rules import ruleset
 from bezique.variant import (
     declared_default,
     load_variant,
+    registry,
     variant_from_data,
     variant_schema,
     variant_summaries,

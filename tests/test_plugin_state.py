@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
+from bezique.engine.state import PluginState
 from bezique.game import from_json, new_game
 from bezique.plugins.grand import GrandRecord, record
 from bezique.plugins.ordinary import OrdinaryHand, announced, blocked, sevens_scored
 from bezique.plugins.ordinary.hand import NOT_DRAWN
 from bezique.plugins.polish import PolishHand, hand
-from bezique.state import PluginState
 from bezique.testing import play_out, scenario
 
 

@@ -19,12 +19,12 @@ from typing import Any
 import pluggy
 import pytest
 
-from bezique import registry, ruleset
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import PluginError, VariantError
 from bezique.game import new_game, ruleset_for
 from bezique.hookspecs import hookimpl
-from bezique.variant import checks, explain, load_variant, variant_summaries
+from bezique.rules import ruleset
+from bezique.variant import checks, explain, load_variant, registry, variant_summaries
 
 _serial = itertools.count()
 
@@ -420,7 +420,7 @@ def test_listing_builds_no_plugin_manager_and_validates_nothing(
 def test_listing_does_not_import_the_schema_validator(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from bezique.cli import main\n"
+        "from bezique.commands.cli import main\n"
         "status = main(['variants'])\n"
         "print(status, 'jsonschema' in sys.modules, file=sys.stderr)\n"
     )

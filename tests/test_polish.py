@@ -22,7 +22,7 @@ from stacked import through_stock
 from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError
 from bezique.game import GameState, from_json, new_game
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
 from bezique.testing import check_invariants, points_by_rule, refuse, scenario
 
 VARIANT = "polish"

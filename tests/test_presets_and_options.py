@@ -16,9 +16,9 @@ from stacked import through_stock
 
 from bezique.errors import IllegalActionError
 from bezique.game import GameState
-from bezique.registry import variant_files
 from bezique.testing import play_out, points_by_rule, random_conformance, refuse, scenario
 from bezique.variant import load_variant
+from bezique.variant.registry import variant_files
 
 JUNK = ["7S", "8S", "9S", "7D", "8D", "9D", "7C", "8C"]
 PRESETS = ["eb1875", "hoyle1909", "cards-encyclopedia", "modern-article"]

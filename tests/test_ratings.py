@@ -1,4 +1,4 @@
-"""The tournament's statistics (bezique.ratings), against values worked out by hand."""
+"""The tournament's statistics (bezique.simulation.ratings), against values worked out by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bezique.ratings import (
+from bezique.simulation.ratings import (
     ELO_SCALE,
     Z95,
     EloFit,

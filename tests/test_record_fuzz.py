@@ -31,8 +31,8 @@ from stacked import royal_deal
 from bezique import __version__
 from bezique.errors import RecordError
 from bezique.game import from_json, new_game
-from bezique.pinned import digest_of
-from bezique.record import load_record, record_of, replay
+from bezique.records.record import load_record, record_of, replay
+from bezique.rules.pinned import digest_of
 from bezique.testing import check_invariants
 
 TIME_LIMIT = 10.0

@@ -20,11 +20,10 @@ import pytest
 from stacked import royal_deal
 
 from bezique import __version__
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, from_json, new_game, ruleset_for
-from bezique.pinned import POLICIES, RulesWarning, digest_of
-from bezique.record import (
+from bezique.records.record import (
     MAX_RECORD_BYTES,
     RECORD_FORMAT,
     RECORD_FORMAT_V1,
@@ -36,6 +35,7 @@ from bezique.record import (
     record_schema,
     replay,
 )
+from bezique.rules.pinned import POLICIES, RulesWarning, digest_of
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -18,7 +18,7 @@ import pytest
 
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, from_json, new_game, ruleset_for
-from bezique.record import RECORD_FORMAT, record_of, replay
+from bezique.records.record import RECORD_FORMAT, record_of, replay
 from bezique.testing import play_out, points_by_rule, refuse, scenario
 
 DEALER = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
@@ -1019,7 +1019,7 @@ def test_reports_at_random_refuse_cleanly_or_play_on(
 
 
 def test_the_record_schema_describes_the_referee_key() -> None:
-    from bezique.record import check_record, record_schema
+    from bezique.records.record import check_record, record_schema
 
     assert record_schema()["properties"]["referee"]["type"] == "boolean"
     record = record_of(new_game("ordinary", seed=1, referee=True))

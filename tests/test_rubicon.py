@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.game import GameState
 from bezique.plugins.rubicon import brisques_counted, settle
-from bezique.record import load_record, replay
+from bezique.records.record import load_record, replay
 from bezique.testing import points_by_rule, random_conformance, refuse, scenario
 from bezique.variant import load_variant
 
@@ -307,7 +307,7 @@ def test_carte_blanche_from_the_opponent_takes_the_points_from_him_each_time() -
 
 def test_the_announcement_round_trips_through_text_ids_records_and_saved_states() -> None:
     from bezique.game import from_json
-    from bezique.record import record_of
+    from bezique.records.record import record_of
 
     state = game(BLANK, stock=BLANK_STOCK)
     action = state.parse_action(ANNOUNCE)
@@ -767,8 +767,8 @@ def test_six_pack_random_games_keep_every_invariant() -> None:
 
 
 def test_equal_totals_after_the_brisques_make_a_drawn_game_with_no_bonus() -> None:
+    from bezique.engine.state import DRAWN_GAME
     from bezique.plugins import rubicon
-    from bezique.state import DRAWN_GAME
 
     state = game(["KH", "QH", "KS", "QS", "AS", "TD", "7H", "8C", "9C"])
     state.scores[:] = [1250, 1250]  # as if the hand were played out, no brisque won

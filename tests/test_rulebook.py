@@ -17,16 +17,16 @@ import pytest
 from clirun import run
 from htmlpage import Page
 
-from bezique import registry, ruleset
-from bezique.bibliography import bibliography, citations_in
 from bezique.errors import PluginError
 from bezique.game import ruleset_for
 from bezique.hookspecs import RuleProse, hookimpl
 from bezique.rulebook import RuleLine, leaves, rule_lines
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
-from bezique.ruleset import Ruleset
-from bezique.variant import variant_from_data, variant_schema, variant_summaries
+from bezique.rules import ruleset
+from bezique.rules.ruleset import Ruleset
+from bezique.variant import registry, variant_from_data, variant_schema, variant_summaries
+from bezique.variant.bibliography import bibliography, citations_in
 
 VARIANTS = [name for name, _ in variant_summaries()]
 """Every registered variant: the shipped ones and the eight-pack distribution's."""

@@ -19,14 +19,15 @@ from typing import Any
 import pytest
 from stacked import royal_deal
 
-from bezique import registry, ruleset
 from bezique.actions import Action, Kind
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import STATE_FORMAT, GameState, from_json, new_game
 from bezique.hookspecs import hookimpl
-from bezique.pinned import RulesWarning, digest_of
-from bezique.record import record_of, replay
-from bezique.ruleset import ruleset_for
+from bezique.records.record import record_of, replay
+from bezique.rules import ruleset
+from bezique.rules.pinned import RulesWarning, digest_of
+from bezique.rules.ruleset import ruleset_for
+from bezique.variant import registry
 
 
 @pytest.fixture(scope="module")
@@ -549,7 +550,7 @@ def test_the_saved_states_are_there() -> None:
 def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path) -> None:
     # The same but for what the ordinary plugin keeps in its typed states now: the announced
     # combinations inside "extra", the cards taken for the seven inside "turn" (the saved
-    # layout before that is mapped by bezique.saved.upgraded).
+    # layout before that is mapped by bezique.engine.saved.upgraded).
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
     # Keys added to the variants since (declarations.bezique_ladder, partnerships.partners_table)
@@ -568,9 +569,9 @@ def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path
 
 
 def test_the_field_table_names_every_attribute_of_a_state() -> None:
-    # clone, to_json and from_json's key checks are driven by bezique.state.FIELDS: an
+    # clone, to_json and from_json's key checks are driven by bezique.engine.state.FIELDS: an
     # attribute it does not name would be shared by clones and lost by saving.
-    from bezique.state import FIELDS, KEPT
+    from bezique.engine.state import FIELDS, KEPT
 
     for state in (new_game("ordinary", seed=1), new_game("polish", seed=2, referee=True)):
         attributes = {f.name for f in FIELDS if f.name in vars(state)}

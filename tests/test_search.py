@@ -17,14 +17,14 @@ from collections.abc import Sequence
 import pytest
 
 from bezique.actions import Action
+from bezique.bench.search import format_search_bench, search_bench
+from bezique.engine.views import View
 from bezique.errors import PlayerError
 from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
 from bezique.players.calibration import HELD_WEIGHTS, UNIT_WEIGHTS
 from bezique.players.endgame import WON, solve
 from bezique.players.search import DEFAULT_LATE_MARGIN, LATE_TRICKS, SearchPlayer
-from bezique.searchbench import format_search_bench, search_bench
-from bezique.views import View
 
 SEEDS = range(40)
 TRICKS_LEFT = 4

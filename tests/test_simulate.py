@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from clirun import run
 
-from bezique.cli import MAX_GAMES, main
+from bezique.commands.cli import MAX_GAMES, main
 from bezique.errors import BeziqueError
-from bezique.record import load_record, replay
-from bezique.simulate import format_statistics, simulate
+from bezique.records.record import load_record, replay
+from bezique.simulation.simulate import format_statistics, simulate
 
 LIMIT_BYTES = 1 << 30
 """Address space allowed to the child processes below (1 GiB): a list of a billion
@@ -85,7 +85,7 @@ def test_integer_arguments_are_bounded_with_a_clean_usage_error(
 
 
 def test_the_largest_game_count_is_accepted(capsys: pytest.CaptureFixture[str]) -> None:
-    from bezique.cli import build_parser
+    from bezique.commands.cli import build_parser
 
     args = build_parser().parse_args(["simulate", "--games", str(MAX_GAMES)])
     assert args.games == MAX_GAMES
@@ -94,7 +94,7 @@ def test_the_largest_game_count_is_accepted(capsys: pytest.CaptureFixture[str]) 
 
 STOP_AFTER_THREE = """
 import json
-from bezique.simulate import simulate
+from bezique.simulation.simulate import simulate
 
 def stop(done, total):
     if done == 3:

@@ -20,14 +20,16 @@ from typing import Any
 import pytest
 
 import bezique.plugins.referee.play as referee_play
-from bezique import actions, game, registry, ruleset
+from bezique import actions, game
 from bezique.actions import TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.errors import IllegalActionError, PluginError
 from bezique.game import GameState, new_game
 from bezique.hookspecs import DRAWN, HELD, PhaseChoices, hookimpl
 from bezique.plugins.referee import REMEDY
-from bezique.record import record_of, replay
+from bezique.records.record import record_of, replay
+from bezique.rules import ruleset
 from bezique.testing import play_out, points_by_rule, refuse, scenario
+from bezique.variant import registry
 
 CORE = Path(__file__).resolve().parent.parent / "core"
 VARIANTS = Path(__file__).resolve().parent.parent / "variants"

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bezique import registry
-from bezique.variant import load_variant
+from bezique.variant import load_variant, registry
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "tests" / "thirdparty" / "bezique-eightpack"

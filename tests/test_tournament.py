@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 from clirun import run
 
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import BeziqueError, PlayerError
 from bezique.game import new_game
 from bezique.players import decide, player_for
-from bezique.ratings import PairResult, fit_elo, wilson
-from bezique.simulate import game_seeds
-from bezique.tournament import (
+from bezique.simulation.ratings import PairResult, fit_elo, wilson
+from bezique.simulation.simulate import game_seeds
+from bezique.simulation.tournament import (
     anchor_of,
     format_tournament,
     labels,

@@ -30,7 +30,7 @@ from bezique.plugins.ordinary import (
     this_turn,
 )
 from bezique.plugins.ordinary.forms import forms_of_single_copies
-from bezique.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset
 
 
 def plain_role(rules: Ruleset) -> OrdinaryDeclarations:

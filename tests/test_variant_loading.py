@@ -14,6 +14,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from bezique.errors import VariantError
+from bezique.reading.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_PROBLEMS, parse_yaml
 from bezique.variant import (
     Variant,
     apply_overrides,
@@ -23,7 +24,6 @@ from bezique.variant import (
     variant_schema,
     variant_summaries,
 )
-from bezique.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_PROBLEMS, parse_yaml
 
 HEADER = "name: house\nextends: ordinary\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""

@@ -20,13 +20,13 @@ import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from bezique.cli import main
+from bezique.commands.cli import main
 from bezique.errors import VariantError
 from bezique.game import new_game
-from bezique.registry import known_plugins
-from bezique.simulate import simulate
+from bezique.simulation.simulate import simulate
 from bezique.testing import check_invariants, random_conformance
 from bezique.variant import load_variant, validate_paths, variant_schema, variant_summaries
+from bezique.variant.registry import known_plugins
 
 HEADER = "name: house\nextends: {base}\nsummary: A house rule.\n"
 """Three lines that start every house-rule file below (so line numbers start at 4)."""

@@ -1,7 +1,7 @@
 """A view's observation, written from the view alone, is the game's observation of its seat.
 
-:class:`~bezique.views.View` writes its ``observation`` only when read, from what the
-view holds (never the game's state): it must be :func:`~bezique.views.observation` of
+:class:`~bezique.engine.views.View` writes its ``observation`` only when read, from what the
+view holds (never the game's state): it must be :func:`~bezique.engine.views.observation` of
 the state for the seat, for every seat (to act or not), in every phase.  Positions are
 taken along a random game of every shipped variant to its end (the question before the
 first lead of six-pack-lift, Polish open rows), along a stacked four-hand game where a

@@ -1,4 +1,4 @@
-"""The words a player reads (bezique.words): the vocabulary, the bezique_words hook, its use."""
+"""The words a player reads (bezique.rules.words): the vocabulary, the bezique_words hook."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ from typing import Any
 
 import pytest
 
-from bezique import registry, ruleset
 from bezique.actions import ScoreEvent
+from bezique.commands.journal import Journal
+from bezique.commands.tableau import Style, styled
 from bezique.errors import PluginError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.hookspecs import hookimpl
-from bezique.journal import Journal
 from bezique.rulebook import rule_lines
-from bezique.tableau import Style, styled
-from bezique.words import Words, readable
+from bezique.rules import ruleset
+from bezique.rules.words import Words, readable
+from bezique.variant import registry
 
 GOLDEN = Path(__file__).parent / "golden"
 RAW_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\.[a-z_]+\b")

@@ -21,11 +21,11 @@ import random
 
 import pytest
 
+from bezique.engine.views import View
 from bezique.game import GameState, new_game
-from bezique.ruleset import Ruleset, ruleset_for
+from bezique.players.worlds import WorldSampler, sample_world
+from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.variant import variant_summaries
-from bezique.views import View
-from bezique.worlds import WorldSampler, sample_world
 
 VARIANTS = [name for name, _ in variant_summaries()]
 POSITIONS = 16

@@ -1,7 +1,7 @@
 """Players: what decides a seat's actions, from that seat's view only.
 
 A player is any object with ``choose(view, legal, rng) -> Action``: given the
-seat's :class:`~bezique.views.View` (what the seat has seen, never the game
+seat's :class:`~bezique.engine.views.View` (what the seat has seen, never the game
 state), the legal actions and a random generator of its own, it returns one of
 the legal actions.  Players are found by registered name, as plugins are: the
 built-ins (``random``, ``heuristic``, ``search``) and any outside distribution's
@@ -18,8 +18,8 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from bezique.actions import Action
+from bezique.engine.views import View
 from bezique.errors import PlayerError
-from bezique.views import View
 
 if TYPE_CHECKING:
     from bezique.game import GameState

@@ -36,14 +36,14 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from bezique.engine.state import GAME_OVER
 from bezique.game import GameState, new_game
 from bezique.players import Player
 from bezique.players.cardvalues import HeldWorth, face_counts, held_worth, tables_of
 from bezique.players.endgame import hand_gains
 from bezique.players.heuristic import HeuristicPlayer
 from bezique.players.rollout import greedy_turns
-from bezique.ruleset import Ruleset
-from bezique.state import GAME_OVER
+from bezique.rules.ruleset import Ruleset
 
 __all__ = [
     "HELD_WEIGHTS",

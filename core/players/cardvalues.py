@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from bezique.engine.views import View
 from bezique.game import GameState
-from bezique.ruleset import Ruleset
-from bezique.views import View
+from bezique.rules.ruleset import Ruleset
 
 TABLES_KEY = ("heuristic", "tables")
 """Where the tables are kept in the ruleset's memo (``Ruleset.tables``)."""

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bezique.actions import Action
-from bezique.state import GAME_OVER
+from bezique.engine.state import GAME_OVER
 
 if TYPE_CHECKING:
     from bezique.game import GameState

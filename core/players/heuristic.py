@@ -1,6 +1,6 @@
 """The ``heuristic`` player: S0's hints to players as rules of thumb, no look-ahead.
 
-It sees only the seat's :class:`~bezique.views.View` and the legal actions, and
+It sees only the seat's :class:`~bezique.engine.views.View` and the legal actions, and
 reads the rules from the variant's data (:mod:`bezique.players.cardvalues`
 compiles what it needs once per ruleset).  In short, after S0's section
 "Hints to players" (in our words):
@@ -25,6 +25,7 @@ import random
 from collections.abc import Sequence
 
 from bezique.actions import Action, Kind
+from bezique.engine.views import View
 from bezique.players import Options, no_options
 from bezique.players.cardvalues import (
     CardTables,
@@ -37,7 +38,6 @@ from bezique.players.cardvalues import (
     stakes,
     tables_of,
 )
-from bezique.views import View
 
 LEAD_COST = 2.0
 """What having the lead costs while the stock lasts (S0: the lead is as a rule a

@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 
 from bezique.actions import Action
+from bezique.engine.views import View
 from bezique.players import Options, no_options
-from bezique.views import View
 
 
 class RandomPlayer:

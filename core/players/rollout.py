@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.players.cardvalues import tables_of
-from bezique.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset
 
 __all__ = ["TurnPolicy", "greedy_turns"]
 

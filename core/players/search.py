@@ -1,7 +1,7 @@
 """The ``search`` player: information-set Monte Carlo tree search over sampled worlds.
 
 Each iteration deals the cards the seat has not seen at random, consistent with
-its view (:class:`~bezique.worlds.WorldSampler`), and walks one tree shared by
+its view (:class:`~bezique.players.worlds.WorldSampler`), and walks one tree shared by
 every world (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012): at
 each node of its own side the actions legal in this world are chosen among by
 UCB1, counting a child's chances only in the worlds where it was legal
@@ -30,7 +30,7 @@ worse than the heuristic (its play-outs play the cards at random), and it is
 strongest as the heuristic's check.  In the last :data:`LATE_TRICKS` tricks
 before the stock runs out the margin is :data:`DEFAULT_LATE_MARGIN`, nought: there
 the play-outs reach the end of the stock, and the search's own choice was the
-better one (``bezique bench --decisions``, :mod:`bezique.decisionbench`).
+better one (``bezique bench --decisions``, :mod:`bezique.bench.decisions`).
 
 Once the stock is gone and only one hand holds cards the seat has not seen (the
 two-hand end-game, where every card is known), the rest of the hand is solved
@@ -53,6 +53,8 @@ import time
 from collections.abc import Sequence
 
 from bezique.actions import Action
+from bezique.engine.state import GAME_OVER
+from bezique.engine.views import View
 from bezique.errors import PlayerError
 from bezique.game import GameState
 from bezique.players import Options, Player, float_option, int_option, player_for, unknown_options
@@ -66,9 +68,7 @@ from bezique.players.calibration import (
 )
 from bezique.players.endgame import TooLarge, hand_gains, solvable, solve
 from bezique.players.rollout import TurnPolicy, greedy_turns
-from bezique.state import GAME_OVER
-from bezique.views import View
-from bezique.worlds import WorldSampler
+from bezique.players.worlds import WorldSampler
 
 __all__ = ["DEFAULT_ITERATIONS", "SearchPlayer", "factory", "near_stock_end"]
 

@@ -23,8 +23,8 @@ from bezique.rulebook import declaring, extras, making, scoring
 from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.sections import Said, order
 from bezique.rulebook.words import value
-from bezique.ruleset import Ruleset
-from bezique.words import Words
+from bezique.rules.ruleset import Ruleset
+from bezique.rules.words import Words
 
 OTHER = "other"
 """The section of the lines for values no sentence states."""
@@ -56,7 +56,7 @@ class RuleLine:
 Maker = Callable[[Mapping[str, Any]], list[Said]]
 """A sentence maker of the data."""
 NamingMaker = Callable[[Mapping[str, Any], Words], list[Said]]
-"""A sentence maker that names combinations, in the variant's words (:mod:`bezique.words`)."""
+"""A sentence maker that names combinations, in the variant's words (:mod:`bezique.rules.words`)."""
 
 MAKERS: tuple[Maker | NamingMaker, ...] = (
     making.about,

@@ -1,7 +1,8 @@
 """The commands ``bezique rules`` (a variant's rulebook) and ``bezique diff`` (rule by rule).
 
-Their arguments are :mod:`bezique.arguments`'; :mod:`bezique.cli` imports this module only to run
-one of them (listing the variants loads no schema validator).
+Their arguments are :mod:`bezique.commands.arguments`'; :mod:`bezique.commands.cli`
+imports this module only to run one of them (listing the variants loads no schema
+validator).
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ import sys
 
 from bezique.errors import BeziqueError
 from bezique.game import ruleset_for
+from bezique.reading.safeio import check_output, write_output
 from bezique.rulebook.book import book_title, rule_lines
 from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import as_json, text
 from bezique.rulebook.page import render_html
 from bezique.rulebook.render import render_markdown, render_text
-from bezique.safeio import check_output, write_output
 
 BAD_INPUT = 2
 """``bezique diff``'s exit status when a variant cannot be read (as ``diff``'s for trouble)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from bezique.rulebook.sections import Said
 from bezique.rulebook.words import capital, card, listed, rank, suit, value
-from bezique.words import Words
+from bezique.rules.words import Words
 
 Data = Mapping[str, Any]
 SOURCE = ("declarations", "source")

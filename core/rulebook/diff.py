@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bezique.bibliography import citations_in
 from bezique.rulebook.book import RuleLine, rule_lines
 from bezique.rulebook.sections import order
-from bezique.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset
+from bezique.variant.bibliography import citations_in
 
 ABSENT = "(no such rule)"
 """What a side without the rule says."""

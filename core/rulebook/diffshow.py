@@ -11,7 +11,7 @@ from bezique.rulebook.diff import ABSENT, Book, Difference, books, cell, codes, 
 from bezique.rulebook.page import bibliography_html, linked
 from bezique.rulebook.sections import heading
 from bezique.rulebook.words import listed
-from bezique.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset
 
 ABSENT_SOURCE = "no citation"
 
@@ -124,7 +124,7 @@ def diff_html(rulesets: Sequence[Ruleset], sources: bool = False) -> str:
     """An HTML fragment: a table of the rules on which the variants differ, citations linked.
 
     It ends with the bibliography of the codes it cites (its ids are
-    :func:`bezique.bibliography.anchor`'s, so a page holding it needs no other).
+    :func:`bezique.variant.bibliography.anchor`'s, so a page holding it needs no other).
     """
     found = books(rulesets)
     found_differences = differences(found, sources)

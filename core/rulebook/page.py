@@ -1,8 +1,8 @@
 """A rulebook as one standalone HTML page: inline CSS, the score table a table, citations linked.
 
-Every source code or reading id in a citation (:func:`bezique.bibliography.citations_in`)
+Every source code or reading id in a citation (:func:`bezique.variant.bibliography.citations_in`)
 is a link to its entry in the bibliography at the end of the page
-(:func:`bezique.bibliography.anchor`), which holds every code the page cites: a
+(:func:`bezique.variant.bibliography.anchor`), which holds every code the page cites: a
 source's reference, or a reading's question, options and switch.  The page loads
 nothing from outside.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
-from bezique.bibliography import Reading, Source, anchor, bibliography, citations_in
 from bezique.rulebook.book import RuleLine
 from bezique.rulebook.render import about, notes, points, sections
 from bezique.rulebook.sections import heading
+from bezique.variant.bibliography import Reading, Source, anchor, bibliography, citations_in
 
 STYLE = """
 body { font-family: Georgia, serif; max-width: 50em; margin: 2em auto; padding: 0 1em;

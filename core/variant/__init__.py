@@ -1,7 +1,7 @@
 """Load a variant: safe YAML, ``extends:`` merging, overrides, schema and sense checks.
 
 A variant is named by a registered name (``ordinary``, see
-:func:`bezique.registry.variant_files`), by ``builtin/NAME.yaml`` (the
+:func:`bezique.variant.registry.variant_files`), by ``builtin/NAME.yaml`` (the
 :attr:`Variant.origin` of a registered variant), or by the path of a ``.yaml``
 file.  A file may say ``extends: PARENT`` (a registered name, or the file name
 of a ``.yaml`` file in the same folder): mappings merge key by key, lists are
@@ -22,7 +22,7 @@ the bibliography does not hold, at the code's own column:
 :mod:`bezique.variant.citations`), or ``<overrides>: path.to.key: message``
 (:mod:`bezique.variant.locate`);
 all of them are raised together as one :class:`~bezique.errors.VariantError`,
-at most :data:`~bezique.yamlsafe.MAX_PROBLEMS` for each file (and for the
+at most :data:`~bezique.reading.yamlsafe.MAX_PROBLEMS` for each file (and for the
 overrides), then a line counting the rest.  A misspelt key is told the nearest
 key of the schema, at its own level or anywhere else (``tarrget:`` ->
 ``game.target``; :mod:`bezique.variant.explain`).  Nothing is written, and the
@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bezique.errors import VariantError
+from bezique.reading.yamlsafe import MAX_NODES, JsonPath
 from bezique.variant import checks, citations, explain, loader
 from bezique.variant.loader import (
     BUILTIN_PREFIX,
@@ -55,7 +56,6 @@ from bezique.variant.schema import (
     schema_for,
     variant_schema,
 )
-from bezique.yamlsafe import MAX_NODES, JsonPath
 
 __all__ = [
     "BUILTIN_PREFIX",
@@ -160,7 +160,7 @@ def variant_from_data(
 
     ``data`` is a whole merged variant, as :attr:`Variant.data` holds it: it
     extends nothing, it is copied as plain data within the YAML reader's limits
-    (:data:`~bezique.yamlsafe.MAX_DEPTH` levels, :data:`~bezique.yamlsafe.MAX_NODES`
+    (:data:`~bezique.reading.yamlsafe.MAX_DEPTH` levels, :data:`~bezique.reading.yamlsafe.MAX_NODES`
     values), then checked against the schema, for sense and by its plugins (named
     by registered name only).  Every problem is reported as ``WHERE: path.to.key:
     message``, all of them together in one :class:`VariantError`.  ``origin``

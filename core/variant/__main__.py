@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bezique.safeio import write_output
+from bezique.reading.safeio import write_output
 from bezique.variant.schema import (
     OVERLAY_FILE,
     SCHEMA_FILE,

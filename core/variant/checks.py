@@ -20,10 +20,10 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from bezique import registry
+from bezique.reading.yamlsafe import MAX_DEPTH, JsonPath
+from bezique.variant import registry
 from bezique.variant.locate import Locator, Message
 from bezique.variant.schema import VariantSchema
-from bezique.yamlsafe import MAX_DEPTH, JsonPath
 
 RANK_FORM = re.compile(r"[A-Z0-9]")
 """A rank letter."""

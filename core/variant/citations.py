@@ -2,12 +2,12 @@
 
 A ``source:`` text, at any level of a variant file, cites rule texts by code
 (``S0``, ``HMR``, ``BIC-R``) and the project's readings by id (``A33``,
-``R-C1``); :mod:`bezique.bibliography` says what each means.  ``bezique
+``R-C1``); :mod:`bezique.variant.bibliography` says what each means.  ``bezique
 validate`` reports a code the bibliography does not hold as a problem of the
 file, at the line and column of the code itself inside the text (a folded
 ``>-`` text included), so that a misspelt ``A99`` or ``BIC-X`` is found where it
 was written.  Any other token shaped like a code (``HRM`` for HMR, ``ZZ9``)
-is reported too (:func:`bezique.bibliography.code_shaped_in`).  Registered
+is reported too (:func:`bezique.variant.bibliography.code_shaped_in`).  Registered
 variant files are the package's (or a plugin's) and are checked by their own
 tests; only the file asked for and the files of its chain that are not
 registered are read here.
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import bisect
 
-from bezique.bibliography import Citation, bibliography, code_shaped_in
 from bezique.errors import VariantError
-from bezique.safeio import decode_text
+from bezique.reading.safeio import decode_text
+from bezique.reading.yamlsafe import JsonPath
+from bezique.variant.bibliography import Citation, bibliography, code_shaped_in
 from bezique.variant.loader import BUILTIN_PREFIX, load_chain, resolve_spec
 from bezique.variant.locate import File, Message, dotted, ordered
-from bezique.yamlsafe import JsonPath
 
 
 def citation_problems(spec: str) -> list[str]:

@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bezique.reading.yamlsafe import MAX_DEPTH, JsonPath
 from bezique.variant.locate import Locator, Message, dotted, kind, shorten
 from bezique.variant.schema import VariantSchema
-from bezique.yamlsafe import MAX_DEPTH, JsonPath
 
 if TYPE_CHECKING:
     from jsonschema import ValidationError

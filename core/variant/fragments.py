@@ -15,8 +15,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from bezique.errors import PluginError
+from bezique.reading.yamlsafe import JsonPath
 from bezique.variant.locate import kind
-from bezique.yamlsafe import JsonPath
 
 KERNEL = "the kernel"
 """How messages name the owner of the kernel's keys."""

@@ -1,7 +1,7 @@
 """Reading a variant: its file, the ``extends:`` chain, and the merge of files and overrides.
 
 A variant is named by a registered name (``ordinary``, see
-:func:`bezique.registry.variant_files`), by ``builtin/NAME.yaml`` (the origin of a
+:func:`bezique.variant.registry.variant_files`), by ``builtin/NAME.yaml`` (the origin of a
 registered variant), or by the path of a ``.yaml`` file.  A file may say
 ``extends: PARENT`` (a registered name, or the file name of a ``.yaml`` file in the
 same folder): mappings merge key by key, lists are replaced, and ``null`` deletes an
@@ -21,9 +21,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bezique import registry
 from bezique.errors import VariantError
-from bezique.safeio import read_regular
+from bezique.reading.safeio import read_regular
+from bezique.reading.yamlsafe import (
+    MAX_BYTES,
+    MAX_DEPTH,
+    MAX_NODES,
+    JsonPath,
+    YamlDocument,
+    parse_yaml_bytes,
+)
+from bezique.variant import registry
 from bezique.variant.locate import (
     MAX_CHAIN,
     OVERRIDES,
@@ -35,14 +43,6 @@ from bezique.variant.locate import (
     kind,
     ordered,
     overrides_where,
-)
-from bezique.yamlsafe import (
-    MAX_BYTES,
-    MAX_DEPTH,
-    MAX_NODES,
-    JsonPath,
-    YamlDocument,
-    parse_yaml_bytes,
 )
 
 if sys.version_info >= (3, 11):
@@ -56,7 +56,7 @@ BUILTIN_PREFIX = "builtin/"
 MAX_CHAIN_VALUES = 20_000
 """The most values all the files of one ``extends:`` chain may hold together.
 
-Each file may hold :data:`~bezique.yamlsafe.MAX_NODES`; this bounds the time
+Each file may hold :data:`~bezique.reading.yamlsafe.MAX_NODES`; this bounds the time
 and memory a whole chain takes (the ordinary variant holds about 300)."""
 
 NAME_FORM = re.compile(r"[a-z][a-z0-9_-]*")
@@ -189,7 +189,7 @@ def yaml_problems(file: File) -> list[Message]:
 def past_refused(chain: list[File], messages: list[Message]) -> list[Message]:
     """Leave out what ``messages`` say of the values the YAML reading refused.
 
-    Such a value was read as a stand-in (:attr:`~bezique.yamlsafe.YamlDocument.refused`)
+    Such a value was read as a stand-in (:attr:`~bezique.reading.yamlsafe.YamlDocument.refused`)
     so that the rest of its file could be checked: the YAML problem at its place says
     what is wrong with it, and anything else said there would be about the stand-in.
     """

@@ -5,7 +5,7 @@ given on top.  :class:`Origins` keeps, as a tree over the merged data's paths, w
 file (or the overrides) wrote each value; a :class:`Locator` turns a path and a text
 into a :class:`Message` at ``FILE:LINE:COL: path.to.key: text`` (or
 ``<overrides>: path.to.key: text``), and :func:`ordered` puts the messages of one
-load in file order, at most :data:`~bezique.yamlsafe.MAX_PROBLEMS` for each file.
+load in file order, at most :data:`~bezique.reading.yamlsafe.MAX_PROBLEMS` for each file.
 The small text helpers every message uses (:func:`dotted`, :func:`kind`,
 :func:`shorten`) live here too.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from bezique.yamlsafe import MAX_PROBLEMS, JsonPath, YamlDocument
+from bezique.reading.yamlsafe import MAX_PROBLEMS, JsonPath, YamlDocument
 
 if sys.version_info >= (3, 11):
     from importlib.resources.abc import Traversable

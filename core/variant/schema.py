@@ -42,11 +42,11 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from bezique import registry
 from bezique.errors import PluginError
+from bezique.reading.yamlsafe import JsonPath
+from bezique.variant import registry
 from bezique.variant.fragments import adds_problem, own_problem, section_schema
 from bezique.variant.overlay import overlay_schema
-from bezique.yamlsafe import JsonPath
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

@@ -27,10 +27,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bezique.actions import Action, Kind, ScoreEvent
+from bezique.engine.state import PLAY
 from bezique.hookspecs import hookimpl
 from bezique.plugins.ordinary.combinations import KEY, Tables, tables
 from bezique.plugins.ordinary.hand import NOT_DRAWN, hand_state
-from bezique.state import PLAY
 
 if TYPE_CHECKING:
     from bezique.game import GameState

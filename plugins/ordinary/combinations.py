@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind
 from bezique.plugins.ordinary.checks import schema_fragment
-from bezique.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset
 from bezique.variant import declared_default
 
 if TYPE_CHECKING:

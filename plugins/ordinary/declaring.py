@@ -49,7 +49,7 @@ from bezique.plugins.ordinary.tricks import play_refusal
 
 if TYPE_CHECKING:
     from bezique.game import GameState
-    from bezique.ruleset import Ruleset
+    from bezique.rules.ruleset import Ruleset
 
 
 class OrdinaryDeclarations:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bezique.state import PluginState
+from bezique.engine.state import PluginState
 
 if TYPE_CHECKING:
     from bezique.game import GameState

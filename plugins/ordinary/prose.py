@@ -105,5 +105,5 @@ WORDS: Mapping[str, str] = {
 
 @hookimpl
 def bezique_words() -> Mapping[str, str]:
-    """The ordinary game's keys in a player's words (:mod:`bezique.words`)."""
+    """The ordinary game's keys in a player's words (:mod:`bezique.rules.words`)."""
     return WORDS

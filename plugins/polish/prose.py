@@ -38,5 +38,5 @@ def bezique_describe_rules() -> list[RuleProse]:
 
 @hookimpl
 def bezique_words() -> dict[str, str]:
-    """Polish bezique's own sense of a score key (:mod:`bezique.words`)."""
+    """Polish bezique's own sense of a score key (:mod:`bezique.rules.words`)."""
     return {"seven_of_trumps.declare_points": "the seven of trumps won in a trick"}

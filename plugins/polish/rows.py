@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bezique.actions import Action, Kind
+from bezique.engine.state import PluginState
 from bezique.game import GameState
-from bezique.state import PluginState
 
 """The open-card ranks, the role, and the plugin's state of the hand (the open rows)."""
 

@@ -60,5 +60,5 @@ WORDS: Mapping[str, str] = {
 
 @hookimpl
 def bezique_words() -> Mapping[str, str]:
-    """The referee's keys in a player's words (:mod:`bezique.words`)."""
+    """The referee's keys in a player's words (:mod:`bezique.rules.words`)."""
     return WORDS

@@ -1,0 +1,191 @@
+"""What plugins keep in a game state: their typed state of a hand and of a turn.
+
+:class:`PluginState` is the base of a plugin's own typed state; :class:`PluginStates`
+holds the methods a game state (:class:`~bezique.engine.state.StateData`) offers plugins to keep
+and read theirs; :class:`TurnState` is the turn under way, which holds what plugins keep
+for one turn.  The helpers at the end copy and write them for the state's one table of
+fields (:data:`bezique.engine.state.FIELDS`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+_P = TypeVar("_P", bound="PluginState")
+_T = TypeVar("_T")
+
+
+class TurnState:
+    """The turn under way: what plugins keep for it (see :meth:`PluginStates.set_turn_state`).
+
+    The kernel makes a new one when a turn opens and sets :data:`NO_TURN` between turns,
+    so whatever a plugin keeps here lasts exactly one turn.
+    """
+
+    __slots__ = ("plugins",)
+
+    def __init__(self) -> None:
+        """Start an empty turn."""
+        self.plugins: dict[str, PluginState] = {}
+        """What plugins keep for this turn only, by key."""
+
+
+NO_TURN = TurnState()
+"""The (never changed) turn state between turns."""
+
+
+class PluginState:
+    """Base of the typed state a plugin keeps for a hand, kept in ``state.extra``.
+
+    A plugin subclasses it (a dataclass, say) for what it keeps between actions,
+    stores an instance with :meth:`PluginStates.set_plugin_state` (at the deal) and reads
+    it with :meth:`PluginStates.plugin_state`.  The state's one table of fields copies
+    it with :meth:`copy` in ``clone`` and writes it with :meth:`to_json`
+    in ``to_json`` (so equality and the checks of a saved state read it
+    too); a saved state is rebuilt by replaying its history, so nothing reads it back.
+    """
+
+    def copy(self: _P) -> _P:
+        """Return an independent copy (for ``clone``)."""
+        raise NotImplementedError
+
+    def to_json(self) -> dict[str, Any]:
+        """Return its saved form: keys of the saved state's ``extra`` mapping, JSON values."""
+        raise NotImplementedError
+
+    @property
+    def places(self) -> dict[str, list[int]]:
+        """Cards it keeps face up outside hands, tricks and stock, by place (none)."""
+        return {}
+
+    def seen_by(self: _P, seat: int) -> _P:
+        """What ``seat`` may see of it, for a player's view: a copy, its hidden parts blanked.
+
+        All of it by default; a plugin that keeps something a seat may not see (a
+        packet's size nobody has counted) overrides this and :meth:`in_world`.
+        """
+        return self.copy()
+
+    def in_world(self: _P, data: Mapping[str, Any], rng: random.Random) -> _P:
+        """A copy for a world a bot samples from a view.
+
+        The parts :meth:`seen_by` blanked are drawn at random as the variant's ``data``
+        allows (all of it is seen by default).
+        """
+        return self.copy()
+
+
+class PluginStates:
+    """The methods a game state offers plugins to keep their typed states (a mixin)."""
+
+    extra: dict[str, Any]
+    """Plugin-owned state: :class:`PluginState` values, or plain JSON data."""
+    turn: TurnState
+    _legal: list[Any] | None
+
+    def plugin_state(self, key: str, kind: type[_T]) -> _T:
+        """Return the :class:`PluginState` of type ``kind`` a plugin keeps under ``key``.
+
+        Raise :class:`KeyError` if there is none this hand, :class:`TypeError` if
+        what is kept there is of another type.
+        """
+        found = self.extra[key]
+        if not isinstance(found, kind):
+            raise TypeError(f"state.extra[{key!r}] holds a {type(found).__name__}, not {kind}")
+        return found
+
+    def set_plugin_state(self, key: str, value: PluginState) -> None:
+        """Keep ``value`` as the plugin state under ``key`` (a plugin's own name, say)."""
+        self.extra[key] = value
+        self._legal = None
+
+    def turn_state(self, key: str, kind: type[_T]) -> _T | None:
+        """Return the :class:`PluginState` a plugin keeps under ``key`` for this turn, if any.
+
+        Raise :class:`TypeError` if what is kept there is of another type than ``kind``.
+        """
+        found = self.turn.plugins.get(key)
+        if found is not None and not isinstance(found, kind):
+            raise TypeError(f"state.turn.plugins[{key!r}] holds a {type(found).__name__}")
+        return found
+
+    def set_turn_state(self, key: str, value: PluginState) -> None:
+        """Keep ``value`` under ``key`` for the turn under way only (a new turn starts empty).
+
+        It is saved in the state's ``turn`` mapping (:meth:`PluginState.to_json`'s keys).  Raise
+        :class:`ValueError` between turns.
+        """
+        if self.turn is NO_TURN:
+            raise ValueError("no turn is under way: there is no turn to keep a state for")
+        self.turn.plugins[key] = value
+        self._legal = None
+
+    def drop_plugin_state(self, key: str) -> None:
+        """Forget the plugin state under ``key`` (what it kept is over)."""
+        del self.extra[key]
+        self._legal = None
+
+    def places(self) -> dict[str, list[int]]:
+        """Cards plugins keep face up outside hands, tricks and stock, by place (Polish rows)."""
+        found: dict[str, list[int]] = {}
+        for key, value in self.extra.items():
+            if isinstance(value, PluginState):
+                found.update(value.places)
+            elif key == "places":  # a plugin's plain JSON state, as before typed states
+                found.update(value)
+        return found
+
+    def extra_cards(self) -> list[int]:
+        """Return cards a plugin keeps outside hands, tricks and stock (see :meth:`places`)."""
+        return [card for cards in self.places().values() for card in cards]
+
+
+def json_copy(value: Any) -> Any:
+    """Copy plain JSON data (dicts, lists; tuples become lists)."""
+    if isinstance(value, dict):
+        return {k: json_copy(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_copy(v) for v in value]
+    return value
+
+
+def copy_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    """Copy ``state.extra``: plugin states by their ``copy``, plain data as JSON."""
+    return {
+        key: value.copy() if isinstance(value, PluginState) else json_copy(value)
+        for key, value in extra.items()
+    }
+
+
+def write_extra(extra: dict[str, Any]) -> dict[str, Any]:
+    """Write ``state.extra``: the keys each plugin state writes, plain data as it is.
+
+    The keys are sorted, so the form does not depend on the order the plugins set
+    their states up in.
+    """
+    written: dict[str, Any] = {}
+    for key, value in extra.items():
+        if isinstance(value, PluginState):
+            written.update(value.to_json())
+        else:
+            written[key] = json_copy(value)
+    return dict(sorted(written.items()))
+
+
+def copy_turn(turn: TurnState) -> TurnState:
+    """Copy the turn under way (:data:`NO_TURN`, never changed, is shared)."""
+    if turn is NO_TURN:
+        return turn
+    copy = TurnState()
+    copy.plugins = {key: value.copy() for key, value in turn.plugins.items()}
+    return copy
+
+
+def write_turn(turn: TurnState) -> dict[str, Any]:
+    """Write the turn: the keys its plugins' states write (``{}`` when they keep nothing)."""
+    kept: dict[str, Any] = {}
+    for value in turn.plugins.values():
+        kept.update(value.to_json())
+    return kept

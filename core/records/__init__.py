@@ -1,0 +1,1 @@
+"""Game records: written as JSON, read as untrusted input, checked, replayed."""
