@@ -397,7 +397,7 @@ def plain_table(style: Style) -> str:
 def test_the_table_in_letters_and_in_symbols() -> None:
     letters = plain_table(Style(False, False))
     assert letters.splitlines() == [
-        "== ordinary: hand 0, trick 1, dealer you ==",
+        "== ordinary: hand 1, trick 1, dealer you ==",
         "trumps H   turn-up QH   stock 47",
         "game: you 0, seat 1 (random) 0",
         "this hand: you 0, seat 1 (random) 0",

@@ -243,7 +243,7 @@ def _heading(view: View) -> Line:
     obs = view.observation
     return [
         (
-            f"== {obs['variant']}: hand {obs['hand_no']}, trick {obs['tricks_done'] + 1}, "
+            f"== {obs['variant']}: hand {obs['hand_no'] + 1}, trick {obs['tricks_done'] + 1}, "
             f"dealer {_seat_word(view, obs['dealer'])} ==",
             "bold",
         )
