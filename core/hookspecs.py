@@ -442,11 +442,14 @@ the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game 
 def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
     """Decide: the winner of the game if it is over now.
 
-    Called after every score (``hand_over`` false) and after each hand
+    Called after a score that brings a side to ``state.rules.target``
+    (``hand_over`` false; never in a game of one deal) and after each hand
     (``hand_over`` true).  The winner is a side: a seat, or with partnerships
     the index of a partnership in ``state.side_of``.  Return ``-1`` for "not
     over" to stop the fall-through, or :data:`DRAWN_GAME` for a game
     over that no side has won (``state.winner`` is then -1, and the game is over).
+    Where one deal is the game (``state.rules.one_deal``) it is over when the
+    hand is: a hand's end that names no winner is a drawn game.
     """
 
 

@@ -6,8 +6,9 @@ trumps named by the first marriage or sequence (``trumps.mode: first_marriage``)
 score table in the variant file, combinations formed again once a card of them has been
 played away (the ``grand`` plugin).  What this plugin adds is the rest of the game:
 
-* **one deal is the game** (BIC-R, CM-R): the game is decided when the hand is over,
-  whatever the scores (:func:`bezique_game_winner`);
+* **one deal is the game** (BIC-R, CM-R: R20) is the variant's data, ``game.end:
+  one_deal``, which this plugin requires: the kernel ends the game with the hand, and
+  the ordinary plugin names the higher total the winner (equal totals draw);
 * **brisques** (``brisques.timing: settlement``) are not scored with the hand; they are
   counted, for both players, only when the two totals are equal or when they lift the
   lower total to the rubicon line (HMR, BIC-R: R18), and never under
@@ -43,12 +44,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind, ScoreEvent
-from bezique.engine.state import DRAWN_GAME, PluginState
+from bezique.engine.state import PluginState
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables
-from bezique.variant import load_fragment
+from bezique.variant import game_target, load_fragment
 
 __all__ = [
     "RubiconDeclarations",
@@ -306,15 +307,6 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
     ]
 
 
-@hookimpl
-def bezique_game_winner(state: GameState, hand_over: bool) -> int:
-    """One deal is the game: the higher total when the hand is over; equal totals draw."""
-    if not hand_over:
-        return -1
-    first, second = state.scores
-    return DRAWN_GAME if first == second else 0 if first > second else 1
-
-
 @dataclass(frozen=True)
 class Settlement:
     """The settlement of one game, worked out from the two totals (see :func:`settle`)."""
@@ -405,6 +397,14 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
                 "which is missing; add it (see variants/rubicon.yaml) or extend rubicon",
             )
         )
+    if game_target(data) is not None:
+        problems.append(
+            (
+                [("game", "end"), ("game", "target")],
+                "the Rubicon settlement ends a game of one deal (R20), not one to a target; "
+                "set game.end: one_deal and leave game.target out (target: null)",
+            )
+        )
     if data["players"] != 2:
         problems.append(
             (
@@ -445,15 +445,8 @@ def bezique_words() -> Mapping[str, str]:
 
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
-    """One deal a game, the winner on the totals, and a tie."""
+    """The winner on the totals, and a tie (that one deal is the game, the rulebook says)."""
     return [
-        RuleProse(
-            "game",
-            "rubicon.one_deal",
-            "One deal is the game: once its last trick is played the totals are settled, "
-            "whatever they are, and no target is aimed at.",
-            "BIC-R, CM-R; R20",
-        ),
         RuleProse(
             "rubicon",
             "rubicon.winner",

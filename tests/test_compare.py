@@ -87,7 +87,7 @@ def game_facts(record: dict[str, Any]) -> dict[str, Any]:
     ends, last = [], [0, 0]
     for hand in range(hands):
         last = at_hand_end.get(hand, last)
-        ends.append(min(last) >= target)
+        ends.append(target is not None and min(last) >= target)
     by_rule = Counter[str]()
     for event in state.events:
         by_rule[event.rule] += event.points

@@ -1186,6 +1186,44 @@ def test_hand_end_check_waits_for_the_end_of_the_hand() -> None:
     assert state.scores == [160, 10]
 
 
+ONE_DEAL = {"game": {"end": "one_deal", "target": None, "check": "at_once"}}
+"""Ordinary bezique made a game of one deal (game.end, R20), its target deleted."""
+
+
+def test_a_game_of_one_deal_ends_with_its_hand_whatever_the_scores() -> None:
+    # game.end: one_deal: no score ends it mid-hand (check at_once is not read), the hand's
+    # end does, the higher total winning: the same deal as the hand_end test above.
+    state = last_trick_deal(LT_W, LT_L, overrides=ONE_DEAL)
+    assert state.rules.target is None and state.rules.one_deal
+    cycle(state, 24)
+    assert state.scores == [10 * LT_BRISQUES + 10, 0]
+    assert (state.phase, state.winner) == ("play", -1)
+    play_endgame(state)
+    assert (state.phase, state.winner, state.hand_no) == ("game_over", 0, 0)
+    assert state.scores == [160, 10]
+    assert refuse(state, "draw").rule == "game.target"
+
+
+def test_the_same_deal_to_a_target_goes_on_to_another_hand() -> None:
+    # The default game.end (target, 1000): the same hand ends nothing.
+    state = last_trick_deal(LT_W, LT_L)
+    cycle(state, 24)
+    play_endgame(state)
+    assert (state.phase, state.winner, state.hand_no) == ("play", -1, 1)  # the next is dealt
+    assert state.scores == [160, 10]
+
+
+def test_equal_highest_totals_after_one_deal_draw() -> None:
+    from bezique.engine.state import DRAWN_GAME
+
+    state = last_trick_deal(LT_W, LT_L, overrides=ONE_DEAL)
+    state.scores[:] = [200, 200]
+    assert state.rules.game_winner(state, False) == -1
+    assert state.rules.game_winner(state, True) == DRAWN_GAME
+    state.scores[:] = [200, 210]
+    assert state.rules.game_winner(state, True) == 1
+
+
 def test_at_once_check_ends_the_game_mid_hand() -> None:
     # S0: the first to reach the target wins; W's A♥ A♥ trick reaches 20.
     overrides = {"game": {"target": 20, "check": "at_once"}}

@@ -315,13 +315,13 @@ KERNEL_KEYS = [
     "trumps",
     "game",
 ]
-"""What the kernel reads: the variant's names and plugins, the table, pack, deal, trumps, target."""
+"""What the kernel reads: the variant's names and plugins, the table, pack, deal, trumps, end."""
 
 
 def test_the_kernels_schema_holds_only_the_kernels_keys() -> None:
     kernel = kernel_schema()
     assert list(kernel["properties"]) == KERNEL_KEYS
-    assert list(kernel["$defs"]["game"]["properties"]) == ["target", "source"]
+    assert list(kernel["$defs"]["game"]["properties"]) == ["end", "target", "source"]
     assert list(kernel["properties"]["partnerships"]["properties"]) == ["sides", "source"]
 
 
@@ -469,6 +469,7 @@ def test_every_default_a_description_tells_is_declared(fresh: None) -> None:
         "fixed_by": True,
         "mode": True,
         "partners_table": True,
+        "end": True,
     }
 
 

@@ -768,12 +768,11 @@ def test_six_pack_random_games_keep_every_invariant() -> None:
 
 def test_equal_totals_after_the_brisques_make_a_drawn_game_with_no_bonus() -> None:
     from bezique.engine.state import DRAWN_GAME
-    from bezique.plugins import rubicon
 
     state = game(["KH", "QH", "KS", "QS", "AS", "TD", "7H", "8C", "9C"])
     state.scores[:] = [1250, 1250]  # as if the hand were played out, no brisque won
-    assert rubicon.bezique_game_winner(state, hand_over=False) == -1
-    assert rubicon.bezique_game_winner(state, hand_over=True) == DRAWN_GAME
+    assert state.rules.game_winner(state, False) == -1  # one deal: decided at its end
+    assert state.rules.game_winner(state, True) == DRAWN_GAME
     state._end_hand()  # the kernel's end of a hand: its scores, the winner, the settlement
     assert state.is_over() and state.winner == -1
     assert state.legal_actions() == [] and state.scores == [1250, 1250]

@@ -317,12 +317,15 @@ def test_rules_command_writes_each_format(
 
 
 @pytest.mark.parametrize("name", VARIANTS)
-def test_no_rulebook_states_a_placeholder_target(name: str) -> None:
+def test_the_rulebook_says_how_the_game_ends(name: str) -> None:
     texts = " ".join(line.text for line in lines_of(name))
-    assert "1 point up" not in texts
-    if "rubicon" in ruleset_for(name).data:
-        assert "When both sides pass the target" not in texts
-        assert "No points target is used" in texts
+    rules = ruleset_for(name)
+    one_deal = "One deal is the game: it is over when its last trick is played"
+    if rules.one_deal:
+        assert "When both sides pass the target" not in texts and "point up" not in texts
+        assert one_deal in texts
+    else:
+        assert f"The game is {rules.target} points up" in texts and one_deal not in texts
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -169,12 +169,12 @@ NOT_USED = {"value": None, "low": None, "high": None}
 def _not_used(
     rules: Sequence[Ruleset], per_variant: list[dict[str, Any]], pairs: list[dict[str, Any]]
 ) -> None:
-    """Leave out the figure of hands ending over the target where the target is not used.
+    """Leave out the figure of hands ending over the target where there is no target.
 
-    A target of 1 or less (Rubicon's game of one deal) decides nothing: such a variant
-    has no figure of hands ending over it, nor a difference of it.
+    A game of one deal (``game.end: one_deal``: Rubicon, six- and eight-pack) has no
+    target: such a variant has no figure of hands ending over it, nor a difference of it.
     """
-    unused = {v["variant"] for v, r in zip(per_variant, rules, strict=True) if r.target <= 1}
+    unused = {v["variant"] for v, r in zip(per_variant, rules, strict=True) if r.one_deal}
     for variant in per_variant:
         if variant["variant"] in unused:
             variant["figures"]["both_over_target"] = dict(NOT_USED)

@@ -69,7 +69,8 @@ class GameSummary(NamedTuple):
     lead_changes: int
     """How often the side ahead changed (see :func:`score_flow`)."""
     both_over: int
-    """Hands that ended with two or more sides at or over the target."""
+    """Hands that ended with two or more sides at or over the target (none where one deal is
+    the game: it has no target)."""
 
 
 def decision_seed(game_seed: int, seat: int) -> int:
@@ -133,6 +134,8 @@ def score_flow(state: GameState, combinations: frozenset[str]) -> tuple[tuple[in
             leader = ahead
     both, last = 0, (0,) * sides
     target = state.rules.target
+    if target is None:  # one deal is the game: no target to be over
+        return tuple(by_hand), changes, 0
     for ended in at_end:
         last = ended or last
         both += sum(total >= target for total in last) >= 2

@@ -19,13 +19,15 @@ if TYPE_CHECKING:
 
 
 def end_hand(state: GameState) -> None:
-    """Score the hand's end; end the game if it is won, else deal the next hand."""
+    """Score the hand's end; end the game if it is won or was one deal, else deal the next hand."""
     score_events(state, state.rules.hand_scores(state))
     if state.phase == GAME_OVER:
         return
     winner = state.rules.game_winner(state, True)
     if winner is not None and (winner >= 0 or winner == DRAWN_GAME):
         finish_game(state, winner)
+    elif state.rules.one_deal:  # the deal is the game: no winner named, nobody won it
+        finish_game(state, DRAWN_GAME)
     else:
         state._deal_next_hand()
 
@@ -35,7 +37,8 @@ def score_events(state: GameState, events: Sequence[ScoreEvent] | None) -> None:
     if not events:
         return
     record(state, events)
-    if max(state.scores) >= state.rules.target:
+    target = state.rules.target
+    if target is not None and max(state.scores) >= target:
         winner = state.rules.game_winner(state, False)
         if winner is not None and (winner >= 0 or winner == DRAWN_GAME):
             finish_game(state, winner)

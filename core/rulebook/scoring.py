@@ -7,6 +7,7 @@ from typing import Any
 
 from bezique.rulebook.sections import Said
 from bezique.rulebook.words import capital, listed, rank
+from bezique.variant import game_target
 
 Data = Mapping[str, Any]
 
@@ -205,16 +206,16 @@ def endgame(data: Data) -> list[Said]:
 
 
 def game(data: Data) -> list[Said]:
-    """The target, when it is looked at, and who wins when both pass it."""
+    """The target, when it is looked at, and who wins when both pass it; or one deal."""
     g = data["game"]
-    if "rubicon" in data:  # the one deal is settled: the target is a placeholder
+    if game_target(data) is None:
         return [
             Said(
                 "game",
                 "game.target",
-                "No points target is used, nor who wins when both sides pass one: the "
-                "game is settled when its one deal is over.",
-                ("game.target", "game.check", "game.both_over"),
+                "One deal is the game: it is over when its last trick is played, whatever "
+                "the scores, and no points target is used.",
+                ("game.end", "game.check", "game.both_over"),
                 ("game", "source"),
                 "none (one deal)",
             )

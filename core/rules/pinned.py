@@ -26,6 +26,10 @@ variant than the one whose rules it carries (the ``name`` in ``variant_data``; a
 renamed or edited file) is refused under ``strict``, and under ``recorded``
 replays by the rules carried and is reported as the variant they are.
 
+Rules carried from before a key changed its form are read in the form that says the
+same now (:func:`in_current_form`): a Rubicon game's placeholder ``game.target: 1``
+is ``game.end: one_deal``, so it is no change of rules.
+
 What to do when the named variant now merges to different data, or cannot be
 loaded here (:data:`POLICIES`):
 
@@ -53,6 +57,7 @@ from bezique.errors import BeziqueError, RecordError
 from bezique.rules.ruleset import Ruleset, is_variant_name, ruleset_for
 from bezique.variant import (
     BUILTIN_PREFIX,
+    ONE_DEAL,
     Variant,
     apply_overrides,
     overrides_between,
@@ -248,6 +253,7 @@ def pinned_rules(
     carried = _checked_digest(data, digest, where)
     _check_overrides_carried(data, overrides, where)
     _check_version(version, where)
+    data = in_current_form(data)
     named, failure = _named_ruleset(spec, overrides)
     if named is None:
         return _unloadable(spec, overrides, data, where, policy, failure)
@@ -260,6 +266,32 @@ def pinned_rules(
             return Pinned(named, spec, as_named)
         return Pinned(_carried_ruleset(spec, overrides, data, carried, where), spec, as_named)
     return _changed(spec, overrides, data, named, where, policy)
+
+
+ONE_DEAL_PLUGIN = "rubicon"
+"""The plugin whose games were of one deal before ``game.end`` said so (it decided them)."""
+
+
+def in_current_form(data: dict[str, Any]) -> dict[str, Any]:
+    """Carried rules written before ``game.end`` existed, in the form that says the same now.
+
+    Such a variant listing the rubicon plugin was a game of one deal whatever its
+    ``game.target`` said (a placeholder, 1: the plugin decided the game when the hand
+    was over); that is ``game.end: one_deal`` with no target now, so the rules
+    compare equal to the variant as it loads now and replay as they did.  Any other
+    data is returned as it is.
+    """
+    game, plugins = data.get("game"), data.get("plugins")
+    if (
+        not isinstance(game, dict)
+        or "end" in game
+        or not isinstance(plugins, list)
+        or ONE_DEAL_PLUGIN not in plugins
+    ):
+        return data
+    upgraded = dict(data)
+    upgraded["game"] = {k: v for k, v in game.items() if k != "target"} | {"end": ONE_DEAL}
+    return upgraded
 
 
 def _unloadable(

@@ -50,7 +50,7 @@ from bezique.rules.hooks import (
 )
 from bezique.rules.roles import declaring_role
 from bezique.rules.words import Words, merged
-from bezique.variant import Variant, load_variant
+from bezique.variant import Variant, game_target, load_variant
 from bezique.variant.registry import game_plugins, plugin_manager
 
 T = TypeVar("T")
@@ -74,9 +74,10 @@ class Ruleset:
         )
         """The action of playing each card, made once (actions are immutable)."""
         self.players: int = variant.data["players"]
-        self.target: int = variant.data["game"]["target"]
-        """Points that win the game; the kernel asks the game-winner hook mid-hand only
-        once a score reaches them (and always at a hand's end)."""
+        self.target: int | None = game_target(variant.data)
+        """Points that win the game, or None where one deal is the game (``game.end:
+        one_deal``); the kernel asks the game-winner hook mid-hand only once a score
+        reaches them (never in a game of one deal), and always at a hand's end."""
         self.manager = plugin_manager(game_plugins(variant.data["plugins"]))
         """The variant's plugins and those that join them (see ``bezique_joins``)."""
         self.tables: dict[object, Any] = {}
@@ -99,6 +100,11 @@ class Ruleset:
             for seat in range(self.players)
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
+
+    @property
+    def one_deal(self) -> bool:
+        """Whether one deal is the game (``game.end: one_deal``): it is over when the hand is."""
+        return self.target is None
 
     @functools.cached_property
     def words(self) -> Words:

@@ -512,9 +512,12 @@ def game_length_bound(rules: Ruleset) -> GameLength | None:
     sides hold at least ``n`` times that between them, and one of them has reached the
     target once ``n`` times it makes the target once for each side.  A hand takes at
     most :data:`ACTIONS_PER_CARD` actions a card of the deck (a stated cap), and one
-    more for each question before its first lead.
+    more for each question before its first lead.  A game of one deal takes one hand.
     """
     data = rules.data
+    per_hand_actions = ACTIONS_PER_CARD * rules.deck.size + rules.players
+    if rules.target is None:  # one deal is the game
+        return GameLength(1, per_hand_actions)
     per_hand = int((data.get("last_trick") or {}).get("points", 0))
     brisques = data.get("brisques") or {}
     if brisques.get("timing") in ("immediate", "end_of_hand"):
@@ -524,8 +527,7 @@ def game_length_bound(rules: Ruleset) -> GameLength | None:
     if per_hand <= 0:
         return None
     sides = max(rules.side_of) + 1
-    hands = math.ceil(int(data["game"]["target"]) * sides / per_hand)
-    per_hand_actions = ACTIONS_PER_CARD * rules.deck.size + rules.players
+    hands = math.ceil(rules.target * sides / per_hand)
     return GameLength(hands, hands * per_hand_actions)
 
 

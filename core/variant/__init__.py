@@ -48,10 +48,12 @@ from bezique.variant.loader import (
 )
 from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origins, kind, ordered
 from bezique.variant.schema import (
+    ONE_DEAL,
     SCHEMA_FILE,
     VariantSchema,
     declared_default,
     full_schema,
+    game_target,
     load_fragment,
     schema_for,
     variant_schema,
@@ -61,11 +63,13 @@ __all__ = [
     "BUILTIN_PREFIX",
     "MAX_CHAIN",
     "MAX_CHAIN_VALUES",
+    "ONE_DEAL",
     "OVERRIDES",
     "SCHEMA_FILE",
     "Variant",
     "apply_overrides",
     "declared_default",
+    "game_target",
     "load_fragment",
     "load_variant",
     "overrides_between",

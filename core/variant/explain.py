@@ -187,6 +187,7 @@ _TEXTS: dict[str, Callable[[ValidationError], str]] = {
     "oneOf": lambda e: _one_kind_text(e),
     "anyOf": lambda e: _one_kind_text(e),
     "dependentRequired": lambda e: _dependent_text(e),
+    "not": lambda e: _not_text(e),
 }
 
 
@@ -252,6 +253,13 @@ def _dependent_text(error: ValidationError) -> str:
         if needed not in instance
     ]
     return "; ".join(texts) or error.message
+
+
+def _not_text(error: ValidationError) -> str:
+    """What a ``not`` forbids, in the words of its schema's description (if it has one)."""
+    rule = _rule(error)
+    description = rule.get("description") if isinstance(rule, dict) else None
+    return description if isinstance(description, str) else error.message
 
 
 def _or(keys: Sequence[str]) -> str:

@@ -2,7 +2,7 @@
 
 The kernel's schema (``base.schema.json`` beside this module) holds only the keys
 the kernel reads: the variant's names, ``plugins``, ``players``, the pack
-(``cards``), the deal, ``trumps``, ``game.target`` and ``partnerships.sides``, with
+(``cards``), the deal, ``trumps``, ``game.end``, ``game.target`` and ``partnerships.sides``, with
 the value types every section may use (``#/$defs/rank``, ``suit``, ``card``,
 ``points``, ``source``).  Each plugin contributes the *fragment* of its own sections
 through the collect hook ``bezique_variant_schema()``: a mapping of
@@ -428,3 +428,31 @@ def declared_default(document: Mapping[str, Any], path: Sequence[str]) -> Any:
     if default is _NO_DEFAULT:
         raise LookupError(f"the schema declares no default for {'.'.join(path)}")
     return copy.deepcopy(default)
+
+
+# --- how the game ends ---------------------------------------------------------------------
+
+ONE_DEAL = "one_deal"
+"""``game.end``: the game is over when its first deal is (Rubicon, six- and eight-pack)."""
+
+
+@functools.cache
+def _end_default() -> str:
+    """The ``game.end`` a variant that leaves it out has (the kernel's schema says)."""
+    default: str = declared_default(kernel_schema(), ("game", "end"))
+    return default
+
+
+def game_target(data: Mapping[str, Any]) -> int | None:
+    """The score that wins a game of the variant ``data``; None if one deal is the game.
+
+    ``game.end`` says which (left out: its schema default, a target); the schema
+    requires ``game.target`` exactly when the game has one.  Every reader of the
+    game's end asks here (the ruleset's :attr:`~bezique.rules.ruleset.Ruleset.target`,
+    the rulebook, the sense checks).
+    """
+    game = data["game"]
+    if game.get("end", _end_default()) == ONE_DEAL:
+        return None
+    target: int = game["target"]
+    return target

@@ -126,7 +126,6 @@ class Tables:
         """For each card, whether it is a brisque."""
         self.brisque_events: dict[tuple[int, ...], tuple[ScoreEvent, ...]] = {}
         """Memo of :func:`~bezique.plugins.ordinary.tricks.brisques_won`, by winner and trick."""
-        self.target: int = data["game"]["target"]
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bezique.actions import ScoreEvent
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import DRAWN_GAME, hookimpl
 from bezique.plugins.ordinary.combinations import KEY, Tables, tables
 from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, hand_state
 from bezique.plugins.ordinary.sevens import sevens_played, turned_up
@@ -192,13 +192,19 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
 
 @hookimpl
 def bezique_game_winner(state: GameState, hand_over: bool) -> int:
-    """The first side to reach the target wins; if several reach it at once, precedence decides."""
-    t = state.rules.tables.get(KEY) or tables(state)
-    game = t.game
-    if max(state.scores) < t.target or (not hand_over and game["check"] == "hand_end"):
+    """The first side to reach the target wins; if several reach it at once, precedence decides.
+
+    Where one deal is the game, the higher total wins when the hand is over, and
+    equal highest totals draw (BIC-R, CM-R: R20).
+    """
+    target = state.rules.target
+    if target is None:
+        return one_deal_winner(state.scores) if hand_over else -1
+    game = (state.rules.tables.get(KEY) or tables(state)).game
+    if max(state.scores) < target or (not hand_over and game["check"] == "hand_end"):
         return -1
     scores = state.scores
-    over = [side for side, score in enumerate(scores) if score >= game["target"]]
+    over = [side for side, score in enumerate(scores) if score >= target]
     if not over:
         return -1
     precedence = len(over) > 1 and game["both_over"] == "last_trick_winner"
@@ -206,3 +212,9 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int:
     if precedence and last in over:
         return last
     return max(over, key=lambda side: scores[side])
+
+
+def one_deal_winner(scores: Sequence[int]) -> int:
+    """The side with the highest total, or :data:`~bezique.hookspecs.DRAWN_GAME` if it is shared."""
+    best = max(scores)
+    return DRAWN_GAME if list(scores).count(best) > 1 else list(scores).index(best)
