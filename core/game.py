@@ -21,9 +21,15 @@ from typing import Any
 
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
-from bezique.engine import board, notation, questions, refusals, saved, scores, stock, turns, views
-from bezique.engine.playout import playout as random_playout
+from bezique.engine import saved
+from bezique.engine.board import Board
+from bezique.engine.machine import Machine
+from bezique.engine.notation import Notation
+from bezique.engine.playout import Playout
+from bezique.engine.questions import Questions
+from bezique.engine.refusals import Refusals
 from bezique.engine.saved import MAX_HISTORY, STATE
+from bezique.engine.scores import Scores
 from bezique.engine.state import (
     GAME_OVER,
     MAX_SEED,
@@ -36,10 +42,12 @@ from bezique.engine.state import (
     TURN,
     NotCopied,
     RandomSource,
-    StateData,
     TurnState,
     json_copy,
 )
+from bezique.engine.stock import Stock
+from bezique.engine.turns import Turns
+from bezique.engine.views import Views
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
 from bezique.rules.answers import legal_plays, score_events
 from bezique.rules.pinned import RECORDED, recorded_as
@@ -86,7 +94,9 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class GameState(StateData):
+class GameState(
+    Turns, Stock, Refusals, Views, Questions, Scores, Board, Notation, Playout, Machine
+):
     """A game of bezique (or any variant), from the first deal to the game's end.
 
     Build one with :func:`new_game`.  Use :meth:`legal_actions`, :meth:`apply`,
@@ -94,11 +104,12 @@ class GameState(StateData):
     Attributes are public for plugins and tests to read; change them only
     through :meth:`apply` (plugins: through the hooks that say so).  The data
     and its copies are :class:`~bezique.engine.state.StateData`'s; this class is the
-    phase machine: legal actions, tricks, turns, scores, the hand's and the
-    game's end.  The deal and the draw (:mod:`bezique.engine.stock`), the notation
-    (:mod:`bezique.engine.notation`), refusals (:mod:`bezique.engine.refusals`), the views
-    (:mod:`bezique.engine.views`) and random play (:mod:`bezique.engine.playout`) are
-    functions of the state in their own modules, offered here as methods.
+    phase machine: legal actions, actions carried out or refused all or nothing,
+    tricks.  Its other methods are those of the parts of :mod:`bezique.engine` it
+    inherits: turns (:class:`~bezique.engine.turns.Turns`), the deal and the draw
+    (:class:`~bezique.engine.stock.Stock`), refusals, views, questions before the first
+    lead, scores and the game's end, the board (``str``), the notation and random play;
+    :class:`~bezique.engine.machine.Machine` declares what they call of this class.
     """
 
     def __init__(
@@ -182,7 +193,7 @@ class GameState(StateData):
         elif self.phase == TURN:
             legal = [*self.rules.declaring.turn_actions(self, self.to_act), END_TURN]
         elif self.phase == QUESTION:  # a plugin's question before the first lead
-            legal = questions.choices(self)
+            legal = self._question_choices()
         elif self.phase != GAME_OVER:  # a phase a plugin opened: it lists the choices
             choices = self.rules.phase_choices(self)
             legal = list(choices.actions) if choices is not None else []
@@ -230,7 +241,7 @@ class GameState(StateData):
                 raise IllegalActionError("the game is over", "game.target")
             return action
         legal = self._legal if self._legal is not None else self.legal_actions()
-        return action if action in legal else refusals.equivalent_legal(self, action)
+        return action if action in legal else self._equivalent_legal(action)
 
     def _carry_out(self, action: Action) -> None:
         """Carry out an accepted action (see :meth:`_accepted`); the state changes from here."""
@@ -238,7 +249,7 @@ class GameState(StateData):
         if kind in TABLE_KINDS:
             self._table_action(action)
         elif kind == _CHOOSE:
-            questions.answer(self, action)  # recorded once a plugin has taken it
+            self._answer(action)  # recorded once a plugin has taken it
         else:
             self.history.append(action)
             self._legal = None
@@ -407,58 +418,6 @@ class GameState(StateData):
             self._draw_after_trick()
         else:
             self._offer_turn(self._next_declarer(winner, False), after_trick=True)
-
-    def draw_round(self) -> None:
-        """Draw, the trick's winner first, and go on to the next trick (or end the hand).
-
-        For plugins that finish a trick themselves, and for a plugin to carry on
-        with a draw it held (``bezique_draw``).
-        """
-        self._draw()
-
-    def deal_again(self, rule: str) -> None:
-        """Void the hand just dealt, its deal scores with it, and deal it again from a shuffle.
-
-        For a plugin: the deal scores are taken back by score events of ``rule``.
-        """
-        void = [
-            ScoreEvent(event.player, -event.points, rule, f"{event.rule} voided")
-            for event, hand in zip(self.events, self.event_hands, strict=True)
-            if hand == self.hand_no
-        ]
-        self._score(void)
-        self.hand_no -= 1
-        self.dealer = (self.dealer - 1) % self.players
-        self._deal_next_hand(shuffle=True)
-
-    # ------------------------------------------------------------------ the other jobs
-    # Functions of the state in other modules, offered as methods (the state is `self`).
-
-    card_token = notation.card_token
-    declared_classes = notation.declared_classes
-    action_text = notation.action_text
-    parse_action = notation.parse_action
-    action_id = notation.action_id
-    legal_action_ids = notation.legal_action_ids
-    _end_word = notation.end_word
-    _end_hand = scores.end_hand
-    _score = scores.score_events
-    score = scores.plugin_score
-    _finish_game = scores.finish_game
-    _record = scores.record
-    _next_declarer = turns.next_declarer
-    _offer_turn = turns.offer_turn
-    _draw_after_trick = turns.draw_after_trick
-    open_turn = turns.open_turn
-    _end_turn = turns.end_turn
-    _deal_next_hand = stock.deal_hand
-    _draw = stock.draw
-    draw_card = stock.draw_card
-    observation = views.observation
-    view = views.player_view
-    playout = random_playout
-    __str__ = board.board_text
-    __repr__ = board.state_line
 
 
 def _checked_seed(seed: object) -> int:

@@ -29,7 +29,7 @@ from bezique.plugins.ordinary import OrdinaryDeclarations
 from bezique.plugins.partnership import PartnershipDeclarations
 from bezique.rules import ruleset
 from bezique.rules.roles import declaring_role
-from bezique.rules.ruleset import ruleset_for
+from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.testing import check_invariants, points_by_rule, refuse, scenario
 from bezique.variant import registry
 
@@ -57,6 +57,11 @@ BEZIQUES = ["AH", "QS", "QS", "QS", "JD", "JD", "JD", "KC", "QC"]
 """Seat 1 (first to lead): three beziques, the ace of trumps, the marriage of clubs."""
 STOCK = ["AH", "JS", "JS", "KC", "JC", "JC"]
 """Seat 1 draws the other ace of trumps, then a second king of clubs."""
+
+
+def role_class(rules: Ruleset) -> type:
+    """The class of ``rules``' declaring role, the plugins' classes composed."""
+    return type(rules.declaring)
 
 
 def house(folder: Path, plugins: str = BOTH, ladder: str = "additive") -> str:
@@ -115,7 +120,7 @@ def test_grand_re_declaration_and_the_second_double_in_one_game(
 
 def test_without_multihand_the_grand_rule_holds_the_double(tmp_path: Path) -> None:
     game = deal(house(tmp_path, "[ordinary, grand]"))
-    assert type(game.rules.declaring) is GrandDeclarations
+    assert role_class(game.rules) is GrandDeclarations
     trick(game, "AH", "7C")
     game.apply("declare double_bezique QS QS JD JD")
     game.apply("draw")
@@ -171,8 +176,8 @@ def test_roles_compose_the_plugin_listed_last_first() -> None:
         OrdinaryDeclarations,
         object,
     )
-    assert type(ruleset_for("three-hand").declaring) is MultihandDeclarations
-    assert type(ruleset_for("ordinary").declaring) is OrdinaryDeclarations
+    assert role_class(ruleset_for("three-hand")) is MultihandDeclarations
+    assert role_class(ruleset_for("ordinary")) is OrdinaryDeclarations
 
 
 def test_the_role_is_made_once_per_ruleset() -> None:
@@ -222,8 +227,8 @@ def variant(folder: Path, names: str) -> str:
 def test_roles_without_a_consistent_order_are_a_plugin_error(tmp_path: Path, plugins: None) -> None:
     registry.register_plugin("lenient", Roles(Lenient))
     registry.register_plugin("stricter", Roles(Stricter))
-    composed = ruleset_for(variant(tmp_path, "lenient, stricter")).declaring
-    assert type(composed) is Stricter  # listed after the role it builds on: it comes first
+    composed = role_class(ruleset_for(variant(tmp_path, "lenient, stricter")))
+    assert composed is Stricter  # listed after the role it builds on: it comes first
     with pytest.raises(PluginError) as caught:
         new_game(variant(tmp_path, "stricter, lenient"))
     assert str(caught.value) == (

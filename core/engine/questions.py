@@ -9,6 +9,7 @@ His choice is a recorded action like any other, which the plugin carries out
 next question follows, and once no plugin asks one the deal scores and play
 begins.  Nothing of it is kept by the kernel: the question is asked again from
 the plugin's state whenever it is needed, so a clone or a saved state has it too.
+:class:`~bezique.game.GameState` inherits :class:`Questions`.
 """
 
 from __future__ import annotations
@@ -16,67 +17,66 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bezique.actions import Action, Kind
+from bezique.engine.scores import Scores
 from bezique.engine.state import GAME_OVER, PLAY, QUESTION
 from bezique.errors import IllegalActionError, PluginError
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
     from bezique.hookspecs import Question
 
 
-def ask(state: GameState) -> bool:
-    """Open the next question before the first lead, if a plugin asks one.
+class Questions(Scores):
+    """The questions a plugin asks before the first lead, asked and answered (a mixin)."""
 
-    Return whether one is open (the game waits in the ``question`` phase).
-    """
-    hook = state.rules.hand_question
-    question = hook(state) if hook is not None else None
-    if question is None:
-        return False
-    state.phase = QUESTION
-    state.to_act = question.seat
-    state._legal = None
-    return True
+    def _ask(self) -> bool:
+        """Open the next question before the first lead, if a plugin asks one.
 
+        Return whether one is open (the game waits in the ``question`` phase).
+        """
+        hook = self.rules.hand_question
+        question = hook(self) if hook is not None else None
+        if question is None:
+            return False
+        self.phase = QUESTION
+        self.to_act = question.seat
+        self._legal = None
+        return True
 
-def open_question(state: GameState) -> Question:
-    """The question open now (in the ``question`` phase); a plugin that asks none is an error."""
-    hook = state.rules.hand_question
-    question = hook(state) if hook is not None else None
-    if question is None:
-        raise PluginError("the game waits for an answer, but no plugin asks a question")
-    return question
+    def _open_question(self) -> Question:
+        """The question open now (in the ``question`` phase); a plugin asking none is an error."""
+        hook = self.rules.hand_question
+        question = hook(self) if hook is not None else None
+        if question is None:
+            raise PluginError("the game waits for an answer, but no plugin asks a question")
+        return question
 
+    def _question_choices(self) -> list[Action]:
+        """The legal actions of the ``question`` phase: ``choose NAME ANSWER`` for each answer."""
+        question = self._open_question()
+        return [Action(Kind.CHOOSE, (), f"{question.name} {answer}") for answer in question.answers]
 
-def choices(state: GameState) -> list[Action]:
-    """The legal actions of the ``question`` phase: ``choose NAME ANSWER`` for each answer."""
-    question = open_question(state)
-    return [Action(Kind.CHOOSE, (), f"{question.name} {answer}") for answer in question.answers]
+    def _answer(self, action: Action) -> None:
+        """Carry out a legal ``choose`` action: the plugin takes it, then the next question or play.
 
+        The action is recorded once a plugin has taken it.
+        """
+        name, _, reply = action.combo.partition(" ")
+        hook = self.rules.answer
+        seat = self.to_act
+        events = hook(self, seat, name, reply) if hook is not None else None
+        if events is None:
+            raise PluginError(f"no plugin of this variant takes the answer to question {name!r}")
+        self.history.append(action)
+        self._legal = None
+        self.phase = PLAY
+        self.to_act = self.leader
+        self._score(events)
+        if self.phase == GAME_OVER or self._ask():
+            return
+        self._score(self.rules.deal_scores(self))
 
-def answer(state: GameState, action: Action) -> None:
-    """Carry out a legal ``choose`` action: the plugin takes it, then the next question or play.
-
-    The action is recorded once a plugin has taken it.
-    """
-    name, _, reply = action.combo.partition(" ")
-    hook = state.rules.answer
-    seat = state.to_act
-    events = hook(state, seat, name, reply) if hook is not None else None
-    if events is None:
-        raise PluginError(f"no plugin of this variant takes the answer to question {name!r}")
-    state.history.append(action)
-    state._legal = None
-    state.phase = PLAY
-    state.to_act = state.leader
-    state._score(events)
-    if state.phase == GAME_OVER or ask(state):
-        return
-    state._score(state.rules.deal_scores(state))
-
-
-def refusal(state: GameState) -> IllegalActionError:
-    """The error for any action but an answer while a question is open: what play waits for."""
-    question = open_question(state)
-    answers = ", ".join(f"choose {question.name} {a}" for a in question.answers)
-    return IllegalActionError(f"{question.waiting}: {answers}", question.rule)
+    def _question_refusal(self) -> IllegalActionError:
+        """The error for any action but an answer while a question is open: what play waits for."""
+        question = self._open_question()
+        answers = ", ".join(f"choose {question.name} {a}" for a in question.answers)
+        return IllegalActionError(f"{question.waiting}: {answers}", question.rule)

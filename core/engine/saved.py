@@ -20,7 +20,7 @@ from bezique.rules.pinned import not_a_name, pinned_rules
 from bezique.rules.ruleset import Ruleset, ruleset_for
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.engine.machine import Machine
 
 _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 """The keys that came with ``bezique-state/2``."""
@@ -235,7 +235,7 @@ def _check_pins(data: Mapping[str, Any]) -> None:
             raise RecordError(f"{STATE}: {key}: {short(data[key])} is not {what}")
 
 
-def replay(state: GameState, history: list[Action]) -> None:
+def replay(state: Machine, history: list[Action]) -> None:
     """Apply a saved history to the state rebuilt from its inputs; say where it fails."""
     for index, action in enumerate(history):
         try:

@@ -3,75 +3,71 @@
 After a trick its winner may declare; the rules may name another seat to
 declare after him (a partner: ``bezique_next_declarer``); when no one has
 anything left to do, the round of drawing follows.  :class:`~bezique.game.GameState`
-offers these as methods.
+inherits :class:`Turns`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from bezique.actions import END_TURN, TABLE_KINDS, Action, Kind
 from bezique.engine.pluginstate import NO_TURN, TurnState
 from bezique.engine.state import TURN
-
-if TYPE_CHECKING:
-    from bezique.game import GameState
+from bezique.engine.stock import Stock
 
 
-def next_declarer(state: GameState, seat: int, declared: bool) -> int:
-    """The seat the rules let declare after ``seat`` ends his turn, or -1 (draw)."""
-    hook = state.rules.next_declarer
-    found = hook(state, seat, declared) if hook is not None else None
-    return -1 if found is None else int(found)
+class Turns(Stock):
+    """The turns of a game state after a trick, and the draw that follows them (a mixin)."""
 
+    def _next_declarer(self, seat: int, declared: bool) -> int:
+        """The seat the rules let declare after ``seat`` ends his turn, or -1 (draw)."""
+        hook = self.rules.next_declarer
+        found = hook(self, seat, declared) if hook is not None else None
+        return -1 if found is None else int(found)
 
-def offer_turn(state: GameState, seat: int, after_trick: bool = False) -> None:
-    """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw.
+    def _offer_turn(self, seat: int, after_trick: bool = False) -> None:
+        """Give the turn to ``seat``, or to the next declarer if he has nothing to do; else draw.
 
-    ``after_trick``: no one has had a turn since the trick (see :func:`draw_after_trick`).
-    """
-    while seat >= 0:
-        actions = state.rules.declaring.turn_actions(state, seat)
-        if actions:
-            open_turn(state, seat, actions)
+        ``after_trick``: no one has had a turn since the trick (see :meth:`_draw_after_trick`).
+        """
+        while seat >= 0:
+            actions = self.rules.declaring.turn_actions(self, seat)
+            if actions:
+                self.open_turn(seat, actions)
+                return
+            seat = self._next_declarer(seat, False)
+        if after_trick:
+            self._draw_after_trick()
+        else:
+            self._draw()
+
+    def _draw_after_trick(self) -> None:
+        """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
+
+        In a refereed game the winner's draw is a moment a table action may come
+        before (an irregularity reported: S0's drawing out of turn is claimed
+        before the injured player draws), so he is given a turn whose only action
+        ends it.
+        """
+        if self.referee and self.stock_left():
+            self.open_turn(self.leader, ())
+        else:
+            self._draw()
+
+    def open_turn(self, seat: int, actions: Sequence[Action]) -> None:
+        """Begin ``seat``'s turn after a trick, with the turn actions the rules allow him."""
+        self.turn = TurnState()
+        self.phase = TURN
+        self.to_act = seat
+        self._legal = [*actions, END_TURN]
+
+    def _end_turn(self) -> None:
+        """End the declarer's turn: the next declarer's turn, if the rules name one, or the draw."""
+        if self.rules.next_declarer is None:
+            self._draw()
             return
-        seat = next_declarer(state, seat, False)
-    if after_trick:
-        draw_after_trick(state)
-    else:
-        state._draw()
-
-
-def draw_after_trick(state: GameState) -> None:
-    """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
-
-    In a refereed game the winner's draw is a moment a table action may come
-    before (an irregularity reported: S0's drawing out of turn is claimed
-    before the injured player draws), so he is given a turn whose only action
-    ends it.
-    """
-    if state.referee and state.stock_left():
-        open_turn(state, state.leader, ())
-    else:
-        state._draw()
-
-
-def open_turn(state: GameState, seat: int, actions: Sequence[Action]) -> None:
-    """Begin ``seat``'s turn after a trick, with the turn actions the rules allow him."""
-    state.turn = TurnState()
-    state.phase = TURN
-    state.to_act = seat
-    state._legal = [*actions, END_TURN]
-
-
-def end_turn(state: GameState) -> None:
-    """End the declarer's turn: the next declarer's turn, if the rules name one, or the draw."""
-    if state.rules.next_declarer is None:
-        state._draw()
-        return
-    # Did he do anything in his turn?  Look behind table actions.
-    before = (a for a in reversed(state.history[:-1]) if a.kind not in TABLE_KINDS)
-    declared = next(before, END_TURN).kind not in (Kind.PLAY, Kind.END_TURN)
-    state.turn = NO_TURN
-    offer_turn(state, next_declarer(state, state.to_act, declared))
+        # Did he do anything in his turn?  Look behind table actions.
+        before = (a for a in reversed(self.history[:-1]) if a.kind not in TABLE_KINDS)
+        declared = next(before, END_TURN).kind not in (Kind.PLAY, Kind.END_TURN)
+        self.turn = NO_TURN
+        self._offer_turn(self._next_declarer(self.to_act, declared))

@@ -1,7 +1,8 @@
 """What a player may see of a game.
 
-:func:`observation` gives it as plain JSON-able data; :class:`View` gives the same as
-the position a bot decides from.
+:meth:`Views.observation` gives it as plain JSON-able data; :class:`View` (of
+:meth:`Views.view`) gives the same as the position a bot decides from.
+:class:`~bezique.game.GameState` inherits :class:`Views`.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bezique.engine.notation import action_text, card_token
+from bezique.engine.notation import Notation
 from bezique.engine.pluginstate import NO_TURN, PluginState, TurnState
-from bezique.engine.questions import open_question
+from bezique.engine.questions import Questions
 from bezique.engine.state import (
     FIELDS,
     GAME_OVER,
@@ -27,89 +28,93 @@ from bezique.engine.state import (
 if TYPE_CHECKING:
     from bezique.actions import Action
     from bezique.cards import Deck
-    from bezique.game import GameState
     from bezique.rules.ruleset import Ruleset
 
+
+class Views(Questions, Notation):
+    """What a seat may see of a game state: its observation and its view (a mixin)."""
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """Return what ``player`` may see now, as plain JSON-able data.
+
+        His own hand, every player's declared cards on the table, the turn-up,
+        the cards played this hand (they were seen face up), the cards plugins
+        lay face up elsewhere (``places``: Polish open rows), the number of cards
+        in each hand and in the stock, scores and score events, the question open
+        before the first lead (``question``: its name, the seat asked, the answers),
+        and his legal actions when it is his turn.  Never another player's concealed cards or
+        the order of the stock (a choice among another player's unseen cards is
+        shown as the plugin that opened it says).
+        """
+        seen = self._observed(player, self.places())
+        if self.phase == QUESTION:  # every seat sees what is asked, and of whom
+            seen["question"] = self._asked()
+        if self.phase != GAME_OVER and self.to_act == player:
+            seen["legal"] = self._legal_shown()
+        return seen
+
+    def _observed(self, player: int, places: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+        """:meth:`observation` but the question and the legal actions, ``places`` given.
+
+        It reads only what ``player`` has seen of the hands (his own, and the cards on the
+        table), so that a :class:`View`'s state (:func:`view_state`) gives the same but for
+        the number of cards in each hand, which the view sets.
+        """
+        deck = self.deck
+        own = [self.card_token(c, player) for c in self.hands[player]]
+        table = [
+            [self.card_token(c, seat) for c in hand if self.on_table[c]]
+            for seat, hand in enumerate(self.hands)
+        ]
+        return {
+            "player": player,
+            "variant": self.rules.variant.name,
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "trump": deck.suits[self.trump] if self.trump >= 0 else None,
+            "turn_up": deck.card_text(self.turn_up) if self.turn_up >= 0 else None,
+            "stock": self.stock_left(),
+            "hand": own,
+            "table": table,
+            "hand_sizes": [len(h) for h in self.hands],
+            "side_of": list(self.side_of),
+            "trick": [
+                [s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick, strict=True)
+            ],
+            "places": {name: [deck.card_text(c) for c in cards] for name, cards in places.items()},
+            "played": [deck.card_text(c) for c in self.played],
+            "tricks_done": self.tricks_done,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "scores": list(self.scores),
+            "hand_points": list(self.hand_points),
+            "events": [list(e) for e in self.events],
+            "winner": self.winner,
+        }
+
+    def _asked(self) -> dict[str, Any]:
+        """The question open before the first lead: its name, the seat asked, the answers."""
+        question = self._open_question()
+        return {"name": question.name, "seat": question.seat, "answers": list(question.answers)}
+
+    def _legal_shown(self) -> list[str]:
+        """The legal actions' texts, as the seat to act may see them.
+
+        In a phase a plugin opened, the plugin may show choices that name cards the
+        seat may not see otherwise (the dealer's surplus he draws from unseen).
+        """
+        if self.phase not in (PLAY, TURN):
+            choices = self.rules.phase_choices(self)
+            if choices is not None and choices.shown is not None:
+                return list(choices.shown)
+        return [self.action_text(a) for a in self.legal_actions()]
+
+    def view(self, seat: int) -> View:
+        """Return ``seat``'s :class:`View` of the state now: what a bot decides from."""
+        return View(self, seat)
+
+
 _S = TypeVar("_S", bound=StateData)
-
-
-def observation(state: GameState, player: int) -> dict[str, Any]:
-    """Return what ``player`` may see now, as plain JSON-able data.
-
-    His own hand, every player's declared cards on the table, the turn-up,
-    the cards played this hand (they were seen face up), the cards plugins
-    lay face up elsewhere (``places``: Polish open rows), the number of cards
-    in each hand and in the stock, scores and score events, the question open
-    before the first lead (``question``: its name, the seat asked, the answers),
-    and his legal actions when it is his turn.  Never another player's concealed cards or
-    the order of the stock (a choice among another player's unseen cards is
-    shown as the plugin that opened it says).
-    """
-    seen = _observed(state, player, state.places())
-    if state.phase == QUESTION:  # every seat sees what is asked, and of whom
-        seen["question"] = _asked(state)
-    if state.phase != GAME_OVER and state.to_act == player:
-        seen["legal"] = _legal_shown(state)
-    return seen
-
-
-def _observed(state: StateData, player: int, places: Mapping[str, Sequence[int]]) -> dict[str, Any]:
-    """:func:`observation` but the question and the legal actions, ``places`` given.
-
-    It reads only what ``player`` has seen of the hands (his own, and the cards on the
-    table), so that a :class:`View`'s state (:func:`view_state`) gives the same but for
-    the number of cards in each hand, which the view sets.
-    """
-    deck = state.deck
-    own = [card_token(state, c, player) for c in state.hands[player]]
-    table = [
-        [card_token(state, c, seat) for c in hand if state.on_table[c]]
-        for seat, hand in enumerate(state.hands)
-    ]
-    return {
-        "player": player,
-        "variant": state.rules.variant.name,
-        "hand_no": state.hand_no,
-        "dealer": state.dealer,
-        "trump": deck.suits[state.trump] if state.trump >= 0 else None,
-        "turn_up": deck.card_text(state.turn_up) if state.turn_up >= 0 else None,
-        "stock": state.stock_left(),
-        "hand": own,
-        "table": table,
-        "hand_sizes": [len(h) for h in state.hands],
-        "side_of": list(state.side_of),
-        "trick": [
-            [s, deck.card_text(c)] for s, c in zip(state.trick_seats, state.trick, strict=True)
-        ],
-        "places": {name: [deck.card_text(c) for c in cards] for name, cards in places.items()},
-        "played": [deck.card_text(c) for c in state.played],
-        "tricks_done": state.tricks_done,
-        "phase": state.phase,
-        "to_act": state.to_act,
-        "scores": list(state.scores),
-        "hand_points": list(state.hand_points),
-        "events": [list(e) for e in state.events],
-        "winner": state.winner,
-    }
-
-
-def _asked(state: GameState) -> dict[str, Any]:
-    """The question open before the first lead: its name, the seat asked, the answers."""
-    question = open_question(state)
-    return {"name": question.name, "seat": question.seat, "answers": list(question.answers)}
-
-
-def _legal_shown(state: GameState) -> list[str]:
-    """The legal actions' texts, as the seat to act may see them.
-
-    In a phase a plugin opened, the plugin may show choices that name cards the
-    seat may not see otherwise (the dealer's surplus he draws from unseen).
-    """
-    if state.phase not in (PLAY, TURN):
-        choices = state.rules.phase_choices(state)
-        if choices is not None and choices.shown is not None:
-            return list(choices.shown)
-    return [action_text(state, a) for a in state.legal_actions()]
 
 
 def _turn_seen_by(turn: TurnState, seat: int) -> TurnState:
@@ -119,11 +124,6 @@ def _turn_seen_by(turn: TurnState, seat: int) -> TurnState:
     seen = TurnState()
     seen.plugins = {key: value.seen_by(seat) for key, value in turn.plugins.items()}
     return seen
-
-
-def player_view(state: GameState, seat: int) -> View:
-    """Return ``seat``'s :class:`View` of ``state`` now: what a bot decides from."""
-    return View(state, seat)
 
 
 VIEW_HIDDEN = ("hands", "stock", "_random", "seed", "decks", "extra", "turn", "_legal", "_origin")
@@ -178,7 +178,7 @@ class View:
         "unseen",
     )
 
-    def __init__(self, state: GameState, seat: int) -> None:
+    def __init__(self, state: Views, seat: int) -> None:
         """The view of ``seat`` of ``state`` now (see :meth:`GameState.view`)."""
         self.seat = seat
         """The seat whose view it is."""
@@ -221,19 +221,19 @@ class View:
             name: tuple(cards) for name, cards in places.items()
         }
         phase = state.phase
-        self._question: dict[str, Any] | None = _asked(state) if phase == QUESTION else None
+        self._question: dict[str, Any] | None = state._asked() if phase == QUESTION else None
         self._actions: tuple[Action, ...] | None = None
         self._shown: tuple[str, ...] | None = None
         if phase != GAME_OVER and state.to_act == seat:
             if phase in (PLAY, TURN):
                 self._actions = tuple(state.legal_actions())
             else:
-                self._shown = tuple(_legal_shown(state))
+                self._shown = tuple(state._legal_shown())
         self._observation: dict[str, Any] | None = None
 
     @property
     def observation(self) -> dict[str, Any]:
-        """The seat's observation (:func:`observation`), the same view as JSON-able data.
+        """The seat's observation (:meth:`Views.observation`), the same view as JSON-able data.
 
         Written from the view itself when first read (never from the game's state), then
         kept.
@@ -252,16 +252,16 @@ class View:
             "players": rules.players,
             "side_of": rules.side_of,
         }  # (the notation and the observation read no other of the shared fields)
-        state = view_state(self, StateData, shared)
+        state = view_state(self, Views, shared)
         state.stock = list(self.unseen[: self.stock_size])  # (only how many is read)
-        seen = _observed(state, self.seat, self._places)
+        seen = state._observed(self.seat, self._places)
         seen["hand_sizes"] = [
             len(known) + hidden for known, hidden in zip(self.known, self.hidden, strict=True)
         ]
         if self._question is not None:
             seen["question"] = dict(self._question, answers=list(self._question["answers"]))
         if self._actions is not None:
-            seen["legal"] = [action_text(state, action) for action in self._actions]
+            seen["legal"] = [state.action_text(action) for action in self._actions]
         elif self._shown is not None:
             seen["legal"] = list(self._shown)
         return seen

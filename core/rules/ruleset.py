@@ -21,12 +21,12 @@ from bezique import hookspecs
 from bezique.actions import Action, Kind
 from bezique.cards import Deck
 from bezique.errors import PluginHookError
-from bezique.hookspecs import DeclaringRole
 from bezique.rules.answers import CHECKS
 from bezique.rules.hooks import (
     AfterTrick,
     Answer,
     BeforePlay,
+    Declaring,
     Draw,
     DrawScores,
     GameWinner,
@@ -92,7 +92,9 @@ class Ruleset:
         )
         """Combination classes; a card's ``levels`` keeps four bits per class, in this order."""
         self._resolve_hooks()
-        self.declaring: DeclaringRole = declaring_role(self)
+        # The roles' methods take the GameState the kernel passes them; the kernel's parts
+        # call them as they know the state (hooks.Declaring).
+        self.declaring = cast(Declaring, declaring_role(self))
         """The variant's declaring procedure: its plugins' roles composed, made once."""
         sides = variant.data.get("partnerships", {}).get("sides")
         self.side_of: tuple[int, ...] = tuple(
