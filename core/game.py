@@ -40,6 +40,7 @@ from bezique.engine.state import (
     TurnState,
     json_copy,
 )
+from bezique.engine.tricks import record_trick
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
 from bezique.rules.answers import legal_plays, score_events
 from bezique.rules.pinned import RECORDED, recorded_as
@@ -393,6 +394,7 @@ class GameState(StateData):
             if score_events(events, (self, owner, cards)) is not None:
                 rules.check_answer("bezique_trick_scores", events, (self, owner, cards))
             self._score(events)
+        record_trick(self, winner, owner, events)
         if rules.after_trick is not None:
             rules.after_trick(self, owner, cards)
         self.trick = []

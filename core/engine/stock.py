@@ -26,6 +26,8 @@ def deal_hand(state: GameState, shuffle: bool = False) -> None:
     data = state.rules.data
     n = state.players
     state.hand_no += 1
+    if state.hand_no == 0:  # the game's first deal: the trick record opens (for every hand)
+        state.tricks = []
     state.dealer = (state.dealer + 1) % n
     state.table_acted = False
     if state.hand_no < len(state.decks) and not shuffle:
