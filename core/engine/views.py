@@ -23,6 +23,7 @@ from bezique.engine.state import (
     RandomSource,
     StateData,
 )
+from bezique.engine.tricks import hand_tricks
 
 if TYPE_CHECKING:
     from bezique.actions import Action
@@ -37,7 +38,8 @@ def observation(state: GameState, player: int) -> dict[str, Any]:
     """Return what ``player`` may see now, as plain JSON-able data.
 
     His own hand, every player's declared cards on the table, the turn-up,
-    the cards played this hand (they were seen face up), the cards plugins
+    the cards played this hand (they were seen face up: the trick record's and the
+    trick's), the cards plugins
     lay face up elsewhere (``places``: Polish open rows), the number of cards
     in each hand and in the stock, scores and score events, the question open
     before the first lead (``question``: its name, the seat asked, the answers),
@@ -66,6 +68,8 @@ def _observed(state: StateData, player: int, places: Mapping[str, Sequence[int]]
         [card_token(state, c, seat) for c in hand if state.on_table[c]]
         for seat, hand in enumerate(state.hands)
     ]
+    tricks = hand_tricks(state.tricks, state.hand_no)  # the hand's tricks, public
+    played = [card for trick in tricks for card in trick.cards] + state.trick
     return {
         "player": player,
         "variant": state.rules.variant.name,
@@ -82,8 +86,8 @@ def _observed(state: StateData, player: int, places: Mapping[str, Sequence[int]]
             [s, deck.card_text(c)] for s, c in zip(state.trick_seats, state.trick, strict=True)
         ],
         "places": {name: [deck.card_text(c) for c in cards] for name, cards in places.items()},
-        "played": [deck.card_text(c) for c in state.played],
-        "tricks_done": state.tricks_done,
+        "played": [deck.card_text(c) for c in played],
+        "tricks_done": len(tricks),
         "phase": state.phase,
         "to_act": state.to_act,
         "scores": list(state.scores),
@@ -151,7 +155,8 @@ class View:
     It holds no game state and no card the seat has not seen: its own hand, the
     cards every seat has seen in each hand (:attr:`known`: laid on the table,
     shown, taken from the turn-up), how many cards each hand and the stock hold,
-    the turn-up, the tricks played (:attr:`position` ``played`` and ``played_by``), the
+    the turn-up, the tricks played (:attr:`position` ``tricks``, the game's trick record
+    of :mod:`bezique.engine.tricks`, and ``played`` and ``played_by``), the
     cards won, the scores and score events, the turn, the public history, and the
     plugins' typed states as each shows a seat (:meth:`PluginState.seen_by`; a
     plugin's plain JSON state, such as the referee's book, is not in it).  The rules
