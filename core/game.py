@@ -404,6 +404,7 @@ class GameState(
             if score_events(events, (self, owner, cards)) is not None:
                 rules.check_answer("bezique_trick_scores", events, (self, owner, cards))
             self._score(events)
+        record_trick(self, winner, owner, events)
         if rules.after_trick is not None:
             rules.after_trick(self, owner, cards)
         self.trick = []

@@ -21,8 +21,9 @@ from bezique.commands.journal import Journal
 from bezique.commands.play import Game, Options, _hint, menu, run
 from bezique.commands.play import _chosen as chosen
 from bezique.commands.tableau import Style, Table, can_write, draw, rules_lines, style_for
+from bezique.engine.tricks import Trick
 from bezique.errors import BeziqueError, IllegalActionError
-from bezique.game import new_game, ruleset_for
+from bezique.game import GameState, new_game, ruleset_for
 from bezique.rulebook import rule_lines
 
 PROMPT = "\r\n> "
@@ -488,13 +489,61 @@ def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
     rng = random.Random(4)
     while state.hand_no == 0:
         tricks = state.tricks_done
-        journal.step(state, rng.choice(state.legal_actions()))
+        told(journal, state, rng.choice(state.legal_actions()))
         if state.hand_no == 0 and state.tricks_done > tricks:
             assert journal.last_trick.endswith(f"; seat {state.leader} won it")
     last = [event for event in state.events if event.rule == "last_trick"]
     assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
     assert f"+10 for seat {last[0].player}: the last trick" in journal.log
     assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
+
+
+def told(journal: Journal, state: GameState, action: Action) -> None:
+    """Apply ``action`` as the game loop does, the journal telling it."""
+    moment = journal.before(state, action)
+    state.apply(action)
+    journal.after(state, moment)
+
+
+def test_the_journal_neither_copies_nor_changes_the_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A whole game at the terminal with no state ever cloned: the loop applies each action,
+    the journal reads the trick record (each trick and who won it, the hand's last too)."""
+
+    def refused(state: GameState) -> GameState:
+        raise AssertionError("a state was cloned")
+
+    monkeypatch.setattr(GameState, "clone", refused)
+    out = io.StringIO()
+    options = Options(against="random", seed=5, save=str(tmp_path / "g.json"))
+    assert run(options, io.StringIO("1\n" * 5000), out) == 0
+    shown = out.getvalue()
+    assert "game over:" in shown
+    record = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))
+    monkeypatch.undo()
+    state = new_game("ordinary", seed=record["seed"])
+    for text in record["actions"]:
+        state.apply(text)
+    names = ["you", "seat 1 (random)"]
+    for trick in state.tricks:  # every trick of the game told, as the record has it
+        cards = ", ".join(
+            f"{names[s]} {state.deck.card_text(c)}"
+            for s, c in zip(trick.seats, trick.cards, strict=True)
+        )
+        assert f"trick: {cards}; {names[trick.winner]} won it" in shown
+    journal = Journal(names)
+    before = state.to_json()
+    journal.before(state, END_TURN)
+    assert state.to_json() == before  # reading the state before an action changes nothing
+
+
+def test_a_trick_given_to_another_seat_is_told_with_who_took_it() -> None:
+    state = new_game("ordinary", seed=1)
+    journal = Journal(["seat 0", "seat 1"])
+    trick = Trick(0, (0, 1), (0, 7), 0, 1, (0, 10))
+    journal._trick(state, trick)
+    assert journal.last_trick == "seat 0 AS, seat 1 7S; seat 0 won it, seat 1 took it"
 
 
 def test_a_hint_is_the_bot_s_choice_from_the_player_s_view(tmp_path: Path) -> None:

@@ -246,6 +246,10 @@ def test_the_trick_owner_hook_gives_the_trick_to_another_seat(
     # Seat 1 won it and leads, but seat 0 took the cards and the ace's brisque.
     assert state.leader == 1 and len(state.won[0]) == 2 and not state.won[1]
     assert points_by_rule(state, 0) == {"brisques": 10}
+    # The trick record says both: seat 1 led and won it, seat 0 took it and its points.
+    (trick,) = state.tricks
+    assert [state.deck.card_text(c) for c in trick.cards] == ["AH", "7C"]
+    assert (trick.seats, trick.winner, trick.owner, trick.points) == ((1, 0), 1, 0, (10, 0))
 
 
 def test_the_draw_hook_draws_itself_or_holds_the_draw(tally: tuple[Tally, str]) -> None:

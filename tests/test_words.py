@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bezique.actions import ScoreEvent
+from bezique.actions import Action, ScoreEvent
 from bezique.commands.journal import Journal
 from bezique.commands.tableau import Style, styled
 from bezique.errors import PluginError
@@ -23,6 +23,13 @@ from bezique.variant import registry
 GOLDEN = Path(__file__).parent / "golden"
 RAW_KEY = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b|\b[a-z]+\.[a-z_]+\b")
 """A key as the rules write it: words joined by underscores, or dotted."""
+
+
+def told(journal: Journal, state: GameState, action: Action) -> None:
+    """Apply ``action`` as the game loop of ``bezique play`` does, the journal telling it."""
+    moment = journal.before(state, action)
+    state.apply(action)
+    journal.after(state, moment)
 
 
 def test_a_key_without_words_is_said_readably_never_raw() -> None:
@@ -78,7 +85,7 @@ def _golden_games(variant: str, count: int) -> list[tuple[GameState, list[str]]]
         journal = Journal(names)
         log = []
         for text in game["actions"]:
-            journal.step(state, state.parse_action(text))
+            told(journal, state, state.parse_action(text))
             log += journal.log
             journal.log = []
         games.append((state, log))
@@ -178,7 +185,7 @@ def test_an_outside_plugin_adds_and_overrides_words(fresh: None, tmp_path: Path)
     journal = Journal(["seat 0", "seat 1"])
     said: list[str] = []
     while not any(e.rule == "lucky.seven_trick" for e in state.events):
-        journal.step(state, state.legal_actions()[0])
+        told(journal, state, state.legal_actions()[0])
         said += journal.log
         journal.log = []
     event = next(e for e in state.events if e.rule == "lucky.seven_trick")

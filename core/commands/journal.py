@@ -1,29 +1,51 @@
 """What happened at the table, told to the player at the terminal (``bezique play``).
 
-:class:`Journal` applies every action of a game at the terminal and writes what a
-player saw happen: who played, declared, exchanged or ended a turn, the points
-scored and why (in the variant's words: :attr:`bezique.rules.ruleset.Ruleset.words`), each
-trick and who won it, each hand's end.  Its :attr:`Journal.log`
-holds what happened since the player's own last move; :attr:`Journal.last_trick`
-the last trick.  All of it is public at the table: played and declared cards,
-exchanges, scores.
+The game loop of ``bezique play`` applies every action; :class:`Journal` only tells
+what it did, from the state before (:meth:`Journal.before`) and after
+(:meth:`Journal.after`): who played, declared, exchanged or ended a turn, the points
+scored and why (in the variant's words: :attr:`bezique.rules.ruleset.Ruleset.words`),
+each trick and who won it (read from the game's trick record,
+:mod:`bezique.engine.tricks`), each hand's end.  Its :attr:`Journal.log` holds what
+happened since the player's own last move; :attr:`Journal.last_trick` the last trick.
+All of it is public at the table: played and declared cards, exchanges, scores.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from bezique.actions import Action, Kind, ScoreEvent
+from bezique.actions import Action, ScoreEvent
 from bezique.records.record import hand_summaries
 
 if TYPE_CHECKING:
+    from bezique.engine.tricks import Trick
     from bezique.game import GameState
     from bezique.rules.words import Words
 
 
+class Moment(NamedTuple):
+    """The table just before an action: what :meth:`Journal.after` tells it from."""
+
+    seat: int
+    """The seat that acts."""
+    text: str
+    """The action's text (``play QS``)."""
+    hand: int
+    """The hand it is taken in."""
+    events: int
+    """How many score events the game had."""
+    tricks: int
+    """How many tricks the game's trick record held."""
+
+
 class Journal:
-    """Applies a game's actions and keeps the log of what the player at the terminal saw."""
+    """The log of what the player at the terminal saw, told action by action.
+
+    For each action the game loop applies: ``moment = journal.before(state, action)``,
+    then ``state.apply(action)``, then ``journal.after(state, moment)``.  The journal
+    reads the state; it never copies or changes it.
+    """
 
     def __init__(self, names: Sequence[str]) -> None:
         """A journal for seats named ``names`` (``you``, ``seat 1 (random)``...)."""
@@ -33,28 +55,36 @@ class Journal:
         self.last_trick = ""
         """The last trick and who won it (``""`` before the first)."""
 
-    def step(self, state: GameState, action: Action, *, own: bool = False) -> None:
-        """Apply ``action`` to ``state`` and log it.
+    def before(self, state: GameState, action: Action) -> Moment:
+        """What the journal needs of ``state`` just before ``action`` is applied to it."""
+        return Moment(
+            state.to_act,
+            state.action_text(action),
+            state.hand_no,
+            len(state.events),
+            len(state.tricks),
+        )
 
-        ``own``: the player's own move (the log then starts again from it).  An
-        illegal action raises and logs nothing.
+    def after(self, state: GameState, moment: Moment, *, own: bool = False) -> None:
+        """Log what the action taken at ``moment`` did to ``state``, now applied.
+
+        ``own``: the player's own move (the log then starts again from it).  An action
+        refused is not applied: then this is not called, and nothing is logged.
         """
-        seat, text, hand = state.to_act, state.action_text(action), state.hand_no
-        words = state.rules.words
-        trick = list(zip(state.trick_seats, state.trick, strict=True))
-        winner = _trick_winner(state, action, trick)
-        first_event = len(state.events)
-        state.apply(action)
         if own:
             self.log = []
-        self.log.append(f"{self.names[seat]} {words.action(text, past=True)}")
-        if winner is not None:
-            self._trick(state, [*trick, (seat, action.cards[0])], winner)
-        self._scores(state, first_event, hand)
+        said = state.rules.words.action(moment.text, past=True)
+        self.log.append(f"{self.names[moment.seat]} {said}")
+        for trick in state.tricks[moment.tricks :]:
+            self._trick(state, trick)
+        self._scores(state, moment.events, moment.hand)
 
-    def _trick(self, state: GameState, trick: list[tuple[int, int]], winner: int) -> None:
-        cards = ", ".join(f"{self.names[s]} {state.deck.card_text(c)}" for s, c in trick)
-        self.last_trick = f"{cards}; {self.names[winner]} won it"
+    def _trick(self, state: GameState, trick: Trick) -> None:
+        played = zip(trick.seats, trick.cards, strict=True)
+        cards = ", ".join(f"{self.names[s]} {state.deck.card_text(c)}" for s, c in played)
+        self.last_trick = f"{cards}; {self.names[trick.winner]} won it"
+        if trick.owner != trick.winner:  # a table action gave it to another seat
+            self.last_trick += f", {self.names[trick.owner]} took it"
         self.log.append(f"trick: {self.last_trick}")
 
     def _scores(self, state: GameState, first: int, hand: int) -> None:
@@ -93,19 +123,3 @@ class Journal:
         totals = ", ".join(f"{n} {p}" for n, p in zip(sides, state.scores, strict=True))
         won = sides[state.winner] if state.winner >= 0 else "nobody (a drawn game)"
         return f"game over: {totals}; the winner: {won}"
-
-
-def _trick_winner(state: GameState, action: Action, trick: list[tuple[int, int]]) -> int | None:
-    """The seat that wins the trick ``action`` completes, or None if it completes none.
-
-    Asked of the rules before the play, on a copy: once played, a hand's last
-    trick is followed at once by the next deal, which sets a new leader.
-    """
-    if action.kind != Kind.PLAY or len(trick) + 1 != len(state.trick_order):
-        return None
-    if action not in state.legal_actions():
-        return None  # refused by apply, which says why
-    copy = state.clone()
-    copy.trick = [card for _, card in trick] + [action.cards[0]]
-    copy.trick_seats = [seat for seat, _ in trick] + [state.to_act]
-    return copy.trick_seats[state.rules.trick_winner(copy, copy.trick)]

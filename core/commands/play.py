@@ -226,7 +226,20 @@ def resume(options: Options) -> Game:
 def _replayed(game: Game, actions: list[Action]) -> None:
     """Play ``actions`` on the game's state (a fresh one), the journal telling each."""
     for action in actions:
-        game.journal.step(game.state, action, own=game.state.to_act == game.seat)
+        act(game, action, own=game.state.to_act == game.seat)
+
+
+def act(game: Game, action: Action, *, own: bool = False) -> None:
+    """Apply ``action`` to the game's state, the journal telling what it did.
+
+    The one place the game at the terminal applies an action: the journal reads the
+    state before and after (it copies nothing).  An illegal action raises
+    :class:`IllegalActionError`, the state unchanged and nothing logged.
+    """
+    state = game.state
+    moment = game.journal.before(state, action)
+    state.apply(action)
+    game.journal.after(state, moment, own=own)
 
 
 def _fresh(final: GameState) -> GameState:
@@ -252,7 +265,7 @@ def _loop(game: Game, screen: Screen, stdin: IO[str]) -> int:
             seat = state.to_act
             with screen.thinking(f"{game.journal.names[seat]} is thinking..."):
                 action = decide(game.bots[seat], state, game.rng(f"seat {seat}"))
-            game.journal.step(state, action)
+            act(game, action)
             continue
         if not _human_turn(game, screen, stdin):
             game.save()
@@ -319,7 +332,7 @@ def _entry(game: Game, screen: Screen, text: str) -> bool | None:
         return None
     try:
         action = _chosen(state, text)
-        game.journal.step(state, action, own=True)
+        act(game, action, own=True)
     except IllegalActionError as exc:
         screen.say(refusal(exc, state.rules.words), state.deck)
         screen.lines(menu_lines(state.view(game.seat), _table(game).menu, screen.style))

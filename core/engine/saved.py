@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 """The keys that came with ``bezique-state/2``."""
 _OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
-"""Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``:
-one saved before that flag is of an unrefereed game)."""
+"""Keys that early ``bezique-state/1`` states may lack."""
+_ADDED_LATER = frozenset({"referee", "tricks"})
+"""Keys that any state saved before they came may lack: ``referee`` (such a state is of
+an unrefereed game) and ``tricks`` (the trick record, which the replay rebuilds: a
+derived key is checked only when the state holds it)."""
 MOVED_INTO_EXTRA = ("pending",)
 """Keys of saved states written before plugins kept typed states (see
 :class:`bezique.engine.state.PluginState`), now written inside ``extra`` by the plugin that
@@ -78,7 +81,9 @@ def check_state_keys(data: Mapping[str, Any], old: bool) -> None:
     if old:
         known = [k for k in known if k not in _PINNED_KEYS]
     missing = [
-        k for k in known if k not in data and k != "referee" and not (old and k in _OPTIONAL_V1)
+        k
+        for k in known
+        if k not in data and k not in _ADDED_LATER and not (old and k in _OPTIONAL_V1)
     ]
     unknown = sorted(repr(k) for k in data if k not in known)
     problems = [f"{STATE}: {key}: missing" for key in missing]

@@ -28,6 +28,7 @@ from bezique.engine.pluginstate import (
     write_extra,
     write_turn,
 )
+from bezique.engine.tricks import Trick, write_tricks
 from bezique.hookspecs import DRAWN_GAME
 from bezique.rules.pinned import variant_digest
 
@@ -186,6 +187,7 @@ FIELDS: tuple[Field, ...] = (
     Field("trick_order", DERIVED, None, list),
     Field("tricks_done", DERIVED),
     Field("last_trick_winner", DERIVED),
+    Field("tricks", DERIVED, list, write_tricks),
     Field("turn", DERIVED, copy_turn, write_turn),
     Field("turn_up", DERIVED),
     Field("trump", DERIVED),
@@ -302,6 +304,9 @@ class StateData(PluginStates):
     """The seats that play the current trick, in order, the leader first."""
     tricks_done: int
     last_trick_winner: int
+    tricks: list[Trick]
+    """The trick record: every trick of the game so far, of every hand, in the order played
+    (see :mod:`bezique.engine.tricks`)."""
     turn: TurnState
     turn_up: int
     trump: int

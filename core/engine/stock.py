@@ -25,6 +25,8 @@ class Stock(Questions):
         data = self.rules.data
         n = self.players
         self.hand_no += 1
+        if self.hand_no == 0:  # the game's first deal: the trick record opens (for every hand)
+            self.tricks = []
         self.dealer = (self.dealer + 1) % n
         self.table_acted = False
         if self.hand_no < len(self.decks) and not shuffle:

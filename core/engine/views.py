@@ -24,6 +24,7 @@ from bezique.engine.state import (
     RandomSource,
     StateData,
 )
+from bezique.engine.tricks import hand_tricks
 
 if TYPE_CHECKING:
     from bezique.actions import Action
@@ -38,8 +39,8 @@ class Views(Questions, Notation):
         """Return what ``player`` may see now, as plain JSON-able data.
 
         His own hand, every player's declared cards on the table, the turn-up,
-        the cards played this hand (they were seen face up), the cards plugins
-        lay face up elsewhere (``places``: Polish open rows), the number of cards
+        the cards played this hand (they were seen face up: the trick record's and the
+        trick's), the cards plugins lay face up elsewhere (``places``: Polish open rows), the number of cards
         in each hand and in the stock, scores and score events, the question open
         before the first lead (``question``: its name, the seat asked, the answers),
         and his legal actions when it is his turn.  Never another player's concealed cards or
@@ -66,6 +67,8 @@ class Views(Questions, Notation):
             [self.card_token(c, seat) for c in hand if self.on_table[c]]
             for seat, hand in enumerate(self.hands)
         ]
+        tricks = hand_tricks(self.tricks, self.hand_no)  # the hand's tricks, public
+        played = [card for trick in tricks for card in trick.cards] + self.trick
         return {
             "player": player,
             "variant": self.rules.variant.name,
@@ -82,8 +85,8 @@ class Views(Questions, Notation):
                 [s, deck.card_text(c)] for s, c in zip(self.trick_seats, self.trick, strict=True)
             ],
             "places": {name: [deck.card_text(c) for c in cards] for name, cards in places.items()},
-            "played": [deck.card_text(c) for c in self.played],
-            "tricks_done": self.tricks_done,
+            "played": [deck.card_text(c) for c in played],
+            "tricks_done": len(tricks),
             "phase": self.phase,
             "to_act": self.to_act,
             "scores": list(self.scores),
@@ -151,7 +154,8 @@ class View:
     It holds no game state and no card the seat has not seen: its own hand, the
     cards every seat has seen in each hand (:attr:`known`: laid on the table,
     shown, taken from the turn-up), how many cards each hand and the stock hold,
-    the turn-up, the tricks played (:attr:`position` ``played`` and ``played_by``), the
+    the turn-up, the tricks played (:attr:`position` ``tricks``, the game's trick record
+    of :mod:`bezique.engine.tricks`, and ``played`` and ``played_by``), the
     cards won, the scores and score events, the turn, the public history, and the
     plugins' typed states as each shows a seat (:meth:`PluginState.seen_by`; a
     plugin's plain JSON state, such as the referee's book, is not in it).  The rules
