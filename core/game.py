@@ -46,6 +46,7 @@ from bezique.engine.state import (
     json_copy,
 )
 from bezique.engine.stock import Stock
+from bezique.engine.tricks import record_trick
 from bezique.engine.turns import Turns
 from bezique.engine.views import Views
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
