@@ -41,8 +41,8 @@ class Views(Questions, Notation):
         His own hand, every player's declared cards on the table, the turn-up,
         the cards played this hand (they were seen face up: the trick record's and the
         trick's), the cards plugins lay face up elsewhere (``places``: Polish open rows),
-        the number of cards in each hand and in the stock, scores and score events, the question open
-        before the first lead (``question``: its name, the seat asked, the answers),
+        the number of cards in each hand and in the stock, scores and score events, the
+        question open before the first lead (``question``: its name, the seat asked, the answers),
         and his legal actions when it is his turn.  Never another player's concealed cards or
         the order of the stock (a choice among another player's unseen cards is
         shown as the plugin that opened it says).
