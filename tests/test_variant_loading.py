@@ -571,7 +571,7 @@ def test_overrides_errors_name_the_path() -> None:
     assert found == [
         "<overrides>: deal.hand_size: must be a whole number, not the text 'eight'",
         "<overrides>: game.taget: unknown key 'taget'; did you mean 'target'? the keys allowed "
-        "here are: both_over, check, source, target",
+        "here are: both_over, check, end, source, target",
         "<overrides>: players: must be at least 2 (it is 1)",
     ]
 
