@@ -233,6 +233,7 @@ def source_copy(into: Path) -> Path:
     return Path(shutil.copytree(ROOT, into / "bezique", ignore=ignore))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", runnable("sh"), ids=lambda e: f"README.md:{e.line}")
 def test_readme_shell_example_runs_in_a_fresh_clone(example: Example, tmp_path: Path) -> None:
     """Run the block with bash in a copy of the repository, python3 being this interpreter."""

@@ -625,6 +625,7 @@ HANDS = 500
 ROUND_TRIP_EVERY = 401
 
 
+@pytest.mark.slow
 def test_random_games_conform() -> None:
     """Random players (keen to declare) for at least 500 hands, checked throughout.
 

@@ -402,6 +402,7 @@ def declaring_choice(rng: random.Random, legal: list[object]) -> object:
     return rng.choice(legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["three-hand", "four-hand"])
 def test_random_games_conform(variant: str) -> None:
     rng = random.Random(variant)

@@ -352,6 +352,7 @@ def _default_signals() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [

@@ -306,11 +306,13 @@ def test_partnerships_must_cover_every_seat() -> None:
 # ------------------------------------------------------------------ random games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["four-hand-partners", "four-hand-partners-bicycle"])
 def test_random_partnership_games_conform(variant: str) -> None:
     assert random_conformance(variant, hands=300, seed=11) >= 300
 
 
+@pytest.mark.slow
 def test_random_four_hand_tricks_mode_conforms() -> None:
     rules = ruleset_for("four-hand", {"endgame": {"mode": "tricks"}})
     assert random_conformance(rules, hands=300, seed=5) >= 300

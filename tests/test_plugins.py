@@ -336,6 +336,7 @@ def test_readme_broken_plugin_message_is_the_real_one(
     assert err == os.fspath(tmp_path / shown) + "\n"
 
 
+@pytest.mark.slow
 def test_broken_plugins_as_a_process(site: Site, tmp_path: Path) -> None:
     kinds = ("import_error", "misspelt_hook", "bad_argument")
     names = {kind: site.plugin(kind)[0] for kind in kinds}

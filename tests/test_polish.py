@@ -520,6 +520,7 @@ def test_a_seven_of_trumps_won_in_the_end_game_scores_nothing() -> None:
 # ---------------------------------------------------------------------- conformance
 
 
+@pytest.mark.slow
 def test_random_games_conform() -> None:
     """Random players: invariants after every action, JSON round trips, records replay.
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from quick import quick_for_one
 from stacked import through_stock
 
 from bezique.errors import IllegalActionError
@@ -320,7 +321,7 @@ ONE_DEAL_HANDS = 40
 game of 64 to 128 tricks, so 40 of them play as many tricks as 80 to 160 ordinary hands."""
 
 
-@pytest.mark.parametrize("name", ALL_VARIANTS)
+@pytest.mark.parametrize("name", quick_for_one(ALL_VARIANTS, "house-first-marriage"))
 def test_random_games_keep_the_invariants(name: str) -> None:
     """Every other registered variant and preset: 500 random hands (a one-deal game's
     house rule: 40), invariants after each action."""

@@ -32,6 +32,7 @@ import random
 from pathlib import Path
 
 import pytest
+from quick import quick_for_one
 
 from bezique.actions import Kind
 from bezique.game import GameState, new_game, ruleset_for
@@ -61,13 +62,13 @@ def test_every_shipped_variant_and_the_eight_pack_are_simulated() -> None:
     assert set(SHIPPED) | {"eight-pack"} <= set(VARIANTS)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", quick_for_one(VARIANTS))
 def test_a_random_game_conforms_at_every_action(variant: str) -> None:
     games = check_random_games(variant, games=GAMES, seed=SEED, thorough=THOROUGH, every=EVERY)
     assert len(games) == GAMES and all(state.is_over() for state in games)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", quick_for_one(VARIANTS))
 def test_a_refereed_random_game_conforms_at_every_action(variant: str) -> None:
     (state,) = check_random_games(
         variant,
@@ -82,7 +83,7 @@ def test_a_refereed_random_game_conforms_at_every_action(variant: str) -> None:
     assert any(action.kind == Kind.IRREGULAR for action in state.history)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", quick_for_one(VARIANTS))
 def test_random_games_end_within_their_bound(variant: str) -> None:
     rules = ruleset_for(variant)
     bound = game_length_bound(rules)

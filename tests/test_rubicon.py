@@ -685,6 +685,7 @@ def test_a_rubicon_variant_for_three_players_is_refused() -> None:
         scenario("rubicon", hands=[JUNK, JUNK, JUNK], overrides={"players": 3})
 
 
+@pytest.mark.slow
 def test_random_games_keep_every_invariant() -> None:
     # The house-rule files play 40 deals each in test_presets_and_options.py.
     assert random_conformance("rubicon", hands=300, seed=13) >= 300
@@ -762,6 +763,7 @@ def test_six_pack_last_trick_scores_250_and_no_brisque_counts() -> None:
     assert sum(len(w) for w in state.won) == 192
 
 
+@pytest.mark.slow
 def test_six_pack_random_games_keep_every_invariant() -> None:
     assert random_conformance("six-pack", hands=300, seed=17) >= 300
 

@@ -112,6 +112,7 @@ INSTALL_LINE = (
 install and ``.ci/run`` install them (``.ci/run`` also runs the suite collecting its tests)."""
 
 
+@pytest.mark.slow
 def test_the_readme_walkthrough_commands_run() -> None:
     """The walkthrough's commands after the install, with the installed bezique-eightpack.
 

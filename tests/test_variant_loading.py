@@ -46,6 +46,11 @@ def problems(spec: str, overrides: dict[str, Any] | None = None) -> list[str]:
     return info.value.problems
 
 
+def cases(table: dict[str, tuple[Any, ...]]) -> list[Any]:
+    """The cases of a table for parametrize (each a tuple), each under its key as its id."""
+    return [pytest.param(case, id=name) for name, case in table.items()]
+
+
 def only_problem(spec: str, overrides: dict[str, Any] | None = None) -> str:
     found = problems(spec, overrides)
     assert len(found) == 1, found
@@ -188,88 +193,228 @@ def test_variant_summaries_lists_ordinary() -> None:
 # --- unsafe or malformed YAML --------------------------------------------------------------
 
 
-def test_misspelt_key_has_line_column_and_suggestion(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  hand_sise: 9\n")
-    assert only_problem(path) == (
-        f"{path}:5:3: deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'? "
-        "the keys allowed here are: first_lead, hand_size, next_dealer, packets, source"
-    )
-
-
-def test_misspelt_top_level_key(tmp_path: Path) -> None:
-    path = house(tmp_path, "\nplayrs: 3\n")
-    assert only_problem(path).startswith(
-        f"{path}:5:1: playrs: unknown key 'playrs'; did you mean 'players'?"
-    )
-
-
-def test_misspelt_switch_value_suggests_the_choice(tmp_path: Path) -> None:
-    path = house(tmp_path, "trumps:\n  mode: turnup\n")
-    assert only_problem(path) == (
-        f"{path}:5:9: trumps.mode: 'turnup' is not allowed; use one of: turn_up, "
-        "first_marriage; did you mean 'turn_up'?"
-    )
-
-
-def test_duplicate_keys(tmp_path: Path) -> None:
-    path = house(tmp_path, "players: 2\nplayers: 3\n")
-    assert only_problem(path) == (
-        f"{path}:5:1: duplicate key 'players' (first written on line 4); keep only one of them"
-    )
-
-
-def test_anchors_and_aliases(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  packets: &three [3, 2, 3]\ntrick: *three\n")
-    assert problems(path) == [
-        f"{path}:5:12: anchor '&three' is not allowed; remove it and write values out in full",
-        f"{path}:6:8: alias '*three' is not allowed; write the value out in full "
+# Each case: the body of a house-rule file (after HEADER, so its first line is line 4) and
+# every problem it must give, in order, with {path} for the file's path.
+HOUSE_PROBLEMS = {
+    "misspelt_key_has_line_column_and_suggestion": (
+        "deal:\n  hand_sise: 9\n",
+        "{path}:5:3: deal.hand_sise: unknown key 'hand_sise'; did you mean 'hand_size'? "
+        "the keys allowed here are: first_lead, hand_size, next_dealer, packets, source",
+    ),
+    "misspelt_switch_value_suggests_the_choice": (
+        "trumps:\n  mode: turnup\n",
+        "{path}:5:9: trumps.mode: 'turnup' is not allowed; use one of: turn_up, "
+        "first_marriage; did you mean 'turn_up'?",
+    ),
+    "duplicate_keys": (
+        "players: 2\nplayers: 3\n",
+        "{path}:5:1: duplicate key 'players' (first written on line 4); keep only one of them",
+    ),
+    "anchors_and_aliases": (
+        "deal:\n  packets: &three [3, 2, 3]\ntrick: *three\n",
+        "{path}:5:12: anchor '&three' is not allowed; remove it and write values out in full",
+        "{path}:6:8: alias '*three' is not allowed; write the value out in full "
         "(to share a whole variant, use 'extends:'; stopped reading here)",
-    ]
+    ),
+    "non_string_keys": (
+        "1: one\n[a, b]: two\n",
+        "{path}:4:1: key '1' is read as a number; keys must be text, so put it in quotes: '1'",
+        "{path}:5:1: a key must be plain text, not a list",
+    ),
+    "tags_other_than_core_ones": (
+        "players: !!python/object:os.system ls\ntitle: !!str Fine\n",
+        "{path}:4:10: tag !!python/object:os.system is not allowed; only plain values, "
+        "lists and mappings are (remove the tag)",
+    ),
+    "merge_keys": (
+        "deal:\n  <<: {hand_size: 8}\n",
+        "{path}:5:3: merge keys ('<<') are not allowed; write the keys out in full",
+    ),
+    "too_deep": (
+        "title: " + "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5) + "\n",
+        f"{{path}}:4:{8 + MAX_DEPTH - 1}: mappings and lists are nested more than "
+        f"{MAX_DEPTH} levels deep here; a variant file needs only a few levels",
+    ),
+    "too_big": (
+        "title: " + "x" * MAX_BYTES + "\n",
+        f"{{path}}:1:1: the file is larger than 256 KiB ({MAX_BYTES} bytes), "
+        "the most a variant file may be; split it or shorten it",
+    ),
+    "syntax_error": (
+        "title: [unclosed\ngame:\n  target: 1\n",
+        "{path}:5:5: YAML syntax error: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence at line 4, column 8)",
+    ),
+    "control_characters": (
+        "title: a\x01b\n",
+        "{path}:4:9: character U+0001 is not allowed in YAML; remove it or write it "
+        "as an escape inside double quotes",
+    ),
+    "packets_must_add_up": (
+        "deal:\n  packets: [3, 2, 2]\n",
+        "{path}:5:3: deal.packets: the packets [3, 2, 2] deal 7 cards but deal.hand_size "
+        "is 8; make the packets add up to 8, or change hand_size",
+    ),
+    "bad_bezique_cards": (
+        """\
+        declarations:
+          bezique_cards:
+            S: [QS, JX]
+            X: [QS, JD]
+            C: null
+        """,
+        "{path}:5:3: declarations.bezique_cards: trump suit 'C' has no entry; "
+        "add one, such as C: [QS, JD]",
+        "{path}:6:13: declarations.bezique_cards.S[1]: 'JX' is not a card of this pack; "
+        "write a rank of A T K Q J 9 8 7 then a suit of S H D C, as in QS",
+        "{path}:7:5: declarations.bezique_cards.X: 'X' is not a suit of cards.suits; "
+        "use one of: S H D C",
+    ),
+    "unknown_rank": (
+        "brisques:\n  ranks: [A, Z]\n",
+        "{path}:5:14: brisques.ranks[1]: rank 'Z' is not in cards.ranks; "
+        "use one of: A T K Q J 9 8 7",
+    ),
+    "pack_too_small": (
+        "players: 8\n",
+        "{path}:4:10: players: 8 hands of 8 cards and one card left over need 65 cards, "
+        "but the pack holds 64 (2 x 8 ranks x 4 suits); deal fewer cards or shuffle in "
+        "more packs",
+    ),
+    "whole_float_is_not_an_integer": (
+        "players: 2.0\n",
+        "{path}:4:10: players: must be a whole number, not the number 2.0",
+    ),
+    "combination_kinds": (
+        """\
+        declarations:
+          combinations:
+            mixed: {points: 1, class: x, level: 1, ranks: [K], rank: K, count: 2}
+            nokind: {points: 1, class: x, level: 0}
+            lone_suit: {points: 1, class: x, level: 1, beziques: 1, suit: any}
+            Bad: {points: 1, class: x, level: 1, rank: K, count: 2, suit: plain}
+        """,
+        "{path}:6:5: declarations.combinations.mixed: 'ranks' needs 'suit' beside it",
+        "{path}:6:5: declarations.combinations.mixed: has 'ranks' and 'rank', but only one "
+        "of 'ranks', 'rank' or 'beziques' may be given",
+        "{path}:7:5: declarations.combinations.nokind: needs one of the keys 'ranks', "
+        "'rank' or 'beziques'",
+        "{path}:7:42: declarations.combinations.nokind.level: must be at least 1 (it is 0)",
+        "{path}:8:5: declarations.combinations.lone_suit: 'suit' needs one of 'ranks' or "
+        "'rank' beside it",
+        "{path}:9:5: declarations.combinations.Bad: the name 'Bad' is not allowed here; "
+        "expected a combination name: lower-case letters, digits and '_', starting with "
+        "a letter.",
+        "{path}:9:67: declarations.combinations.Bad.suit: 'plain' is not allowed; "
+        "use one of: any, trump",
+    ),
+}
 
 
-def test_non_string_keys(tmp_path: Path) -> None:
-    path = house(tmp_path, "1: one\n[a, b]: two\n")
-    assert problems(path) == [
-        f"{path}:4:1: key '1' is read as a number; keys must be text, so put it in quotes: '1'",
-        f"{path}:5:1: a key must be plain text, not a list",
-    ]
+@pytest.mark.parametrize("case", cases(HOUSE_PROBLEMS))
+def test_a_house_file_gives_exactly_its_problems(tmp_path: Path, case: tuple[str, ...]) -> None:
+    body, *expected = case
+    path = house(tmp_path, body)
+    assert problems(path) == [message.format(path=path) for message in expected]
 
 
-def test_tags_other_than_core_ones(tmp_path: Path) -> None:
-    path = house(tmp_path, "players: !!python/object:os.system ls\ntitle: !!str Fine\n")
-    assert only_problem(path) == (
-        f"{path}:4:10: tag !!python/object:os.system is not allowed; only plain values, "
-        "lists and mappings are (remove the tag)"
-    )
+# Each case: the body of a house-rule file and how its one problem starts.
+HOUSE_PROBLEM_STARTS = {
+    "misspelt_top_level_key": (
+        "\nplayrs: 3\n",
+        "{path}:5:1: playrs: unknown key 'playrs'; did you mean 'players'?",
+    ),
+    "multiple_documents": (
+        "---\nname: other\n",
+        "{path}:4:1: a second YAML document starts here; a variant file holds exactly one",
+    ),
+    "tab_indentation_is_a_syntax_error": (
+        "game:\n\ttarget: 1\n",
+        "{path}:5:1: YAML syntax error: found character '\\t'",
+    ),
+    "packets_problem_points_at_the_file_that_changed_hand_size": (
+        "deal:\n  hand_size: 9\n",
+        "{path}:5:14: deal.hand_size: the packets [3, 2, 3]",
+    ),
+    "deleting_a_required_key_points_at_the_mapping": (
+        "deal:\n  hand_size: null\n",
+        "{path}:4:1: deal: the key 'hand_size' is missing (Cards in each hand",
+    ),
+}
 
 
-def test_merge_keys(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  <<: {hand_size: 8}\n")
-    assert only_problem(path) == (
-        f"{path}:5:3: merge keys ('<<') are not allowed; write the keys out in full"
-    )
+@pytest.mark.parametrize("case", cases(HOUSE_PROBLEM_STARTS))
+def test_a_house_file_gives_one_problem_that_starts_so(
+    tmp_path: Path, case: tuple[str, str]
+) -> None:
+    body, start = case
+    path = house(tmp_path, body)
+    assert only_problem(path).startswith(start.format(path=path))
 
 
-def test_too_deep(tmp_path: Path) -> None:
-    nested = "[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5)
-    path = house(tmp_path, f"title: {nested}\n")
-    assert only_problem(path) == (
-        f"{path}:4:{8 + MAX_DEPTH - 1}: mappings and lists are nested more than {MAX_DEPTH} "
-        "levels deep here; a variant file needs only a few levels"
-    )
+# Each case: a whole file (no HEADER) and its one problem, with {path} for the file's path
+# and {folder!r} for its folder's.
+WHOLE_FILE_PROBLEMS = {
+    "empty_file": (
+        "# nothing\n",
+        "{path}:1:1: the file is empty; a variant file holds keys such as name:, "
+        "summary: and extends:",
+    ),
+    "not_a_mapping": (
+        "- a\n- b\n",
+        "{path}:1:1: a variant file must be a mapping of keys (name:, summary:, ...), not a list",
+    ),
+    "a_misspelt_extends_is_told_the_nearest_variant": (
+        "name: house\nextends: ordinery\nsummary: x\n",
+        "{path}:2:10: extends: no variant named 'ordinery'; did you mean 'ordinary'?",
+    ),
+    "an_unknown_extends_tells_how_to_list_the_variants": (
+        "name: house\nextends: qqqq\nsummary: x\n",
+        "{path}:2:10: extends: no variant named 'qqqq'; `bezique variants` lists them "
+        "(or name a .yaml file in the same folder, such as 'base.yaml')",
+    ),
+    "missing_sibling": (
+        "name: house\nextends: base.yaml\nsummary: x\n",
+        "{path}:2:10: extends: there is no file 'base.yaml' in {folder!r}",
+    ),
+    "every_file_needs_its_own_name": (
+        "extends: ordinary\nsummary: x\n",
+        "{path}:1:1: has no 'name'; every variant file needs its own, such as name: house",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", cases(WHOLE_FILE_PROBLEMS))
+def test_a_variant_file_gives_exactly_its_one_problem(
+    tmp_path: Path, case: tuple[str, str]
+) -> None:
+    text, expected = case
+    path = write(tmp_path, "house.yaml", text)
+    assert only_problem(path) == expected.format(path=path, folder=os.fspath(tmp_path))
+
+
+# Each case: a variant name that is none and its one problem.
+NAME_PROBLEMS = {
+    "an_unknown_variant_name_tells_how_to_list_them": (
+        "zzzz",
+        "no variant named 'zzzz'; `bezique variants` lists them (or give the path of a .yaml file)",
+    ),
+    "a_misspelt_variant_name_is_told_the_nearest": (
+        "hoyle",
+        "no variant named 'hoyle'; did you mean 'hoyle1909'?",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", cases(NAME_PROBLEMS))
+def test_a_variant_name_not_found(case: tuple[str, str]) -> None:
+    name, expected = case
+    assert only_problem(name) == expected
 
 
 def test_deep_but_allowed_nesting_is_parsed() -> None:
     text = "a: " + "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1) + "\n"
     assert parse_yaml(text, "x.yaml").data is not None
-
-
-def test_too_big(tmp_path: Path) -> None:
-    path = house(tmp_path, "title: " + "x" * MAX_BYTES + "\n")
-    assert only_problem(path) == (
-        f"{path}:1:1: the file is larger than 256 KiB ({MAX_BYTES} bytes), "
-        "the most a variant file may be; split it or shorten it"
-    )
 
 
 def test_too_many_values(tmp_path: Path) -> None:
@@ -287,34 +432,6 @@ def test_long_problem_lists_are_cut_short(tmp_path: Path) -> None:
     found = problems(path)
     assert len(found) == MAX_PROBLEMS + 1
     assert found[-1] == f"{path}:{MAX_PROBLEMS + 5}:1: 10 more problems follow"
-
-
-def test_multiple_documents(tmp_path: Path) -> None:
-    path = house(tmp_path, "---\nname: other\n")
-    assert only_problem(path).startswith(
-        f"{path}:4:1: a second YAML document starts here; a variant file holds exactly one"
-    )
-
-
-def test_syntax_error(tmp_path: Path) -> None:
-    path = house(tmp_path, "title: [unclosed\ngame:\n  target: 1\n")
-    assert only_problem(path) == (
-        f"{path}:5:5: YAML syntax error: expected ',' or ']', but got ':' "
-        "(while parsing a flow sequence at line 4, column 8)"
-    )
-
-
-def test_tab_indentation_is_a_syntax_error(tmp_path: Path) -> None:
-    path = house(tmp_path, "game:\n\ttarget: 1\n")
-    assert only_problem(path).startswith(f"{path}:5:1: YAML syntax error: found character '\\t'")
-
-
-def test_control_characters(tmp_path: Path) -> None:
-    path = house(tmp_path, "title: a\x01b\n")
-    assert only_problem(path) == (
-        f"{path}:4:9: character U+0001 is not allowed in YAML; remove it or write it "
-        "as an escape inside double quotes"
-    )
 
 
 def test_not_utf8(tmp_path: Path) -> None:
@@ -340,21 +457,6 @@ def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path: Path) -> None:
     ]
 
 
-def test_empty_file(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "# nothing\n")
-    assert only_problem(path) == (
-        f"{path}:1:1: the file is empty; a variant file holds keys such as name:, "
-        "summary: and extends:"
-    )
-
-
-def test_not_a_mapping(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "- a\n- b\n")
-    assert only_problem(path) == (
-        f"{path}:1:1: a variant file must be a mapping of keys (name:, summary:, ...), not a list"
-    )
-
-
 def test_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
     missing = os.fspath(tmp_path / "nothing.yaml")
     assert only_problem(missing) == f"{missing}: cannot read the file: No such file or directory"
@@ -363,39 +465,7 @@ def test_missing_file_and_wrong_suffix(tmp_path: Path) -> None:
     )
 
 
-def test_an_unknown_variant_name_tells_how_to_list_them() -> None:
-    assert only_problem("zzzz") == (
-        "no variant named 'zzzz'; `bezique variants` lists them (or give the path of a .yaml file)"
-    )
-
-
-def test_a_misspelt_variant_name_is_told_the_nearest() -> None:
-    assert only_problem("hoyle") == "no variant named 'hoyle'; did you mean 'hoyle1909'?"
-
-
 # --- extends -------------------------------------------------------------------------------
-
-
-def test_a_misspelt_extends_is_told_the_nearest_variant(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "name: house\nextends: ordinery\nsummary: x\n")
-    assert only_problem(path) == (
-        f"{path}:2:10: extends: no variant named 'ordinery'; did you mean 'ordinary'?"
-    )
-
-
-def test_an_unknown_extends_tells_how_to_list_the_variants(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "name: house\nextends: qqqq\nsummary: x\n")
-    assert only_problem(path) == (
-        f"{path}:2:10: extends: no variant named 'qqqq'; `bezique variants` lists them "
-        "(or name a .yaml file in the same folder, such as 'base.yaml')"
-    )
-
-
-def test_missing_sibling(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "name: house\nextends: base.yaml\nsummary: x\n")
-    assert only_problem(path) == (
-        f"{path}:2:10: extends: there is no file 'base.yaml' in {os.fspath(tmp_path)!r}"
-    )
 
 
 @pytest.mark.parametrize("parent", ["../base.yaml", "sub/base.yaml", ".hidden.yaml"])
@@ -421,13 +491,6 @@ def test_extends_itself(tmp_path: Path) -> None:
     assert "leads back into its own chain" in only_problem(a)
 
 
-def test_every_file_needs_its_own_name(tmp_path: Path) -> None:
-    path = write(tmp_path, "house.yaml", "extends: ordinary\nsummary: x\n")
-    assert only_problem(path) == (
-        f"{path}:1:1: has no 'name'; every variant file needs its own, such as name: house"
-    )
-
-
 def test_error_in_a_parent_points_at_the_parent(tmp_path: Path) -> None:
     base = house(tmp_path, "game:\n  target: lots\n", name="base.yaml")
     path = write(tmp_path, "child.yaml", "name: child\nextends: base.yaml\nsummary: x\n")
@@ -444,96 +507,6 @@ def test_unknown_plugin_lists_known_plugins(tmp_path: Path) -> None:
     message = only_problem(path)
     assert message.startswith(f"{path}:4:21: plugins[1]: unknown plugin 'nosuch'; known plugins: ")
     assert "ordinary" in message
-
-
-def test_packets_must_add_up(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  packets: [3, 2, 2]\n")
-    assert only_problem(path) == (
-        f"{path}:5:3: deal.packets: the packets [3, 2, 2] deal 7 cards but deal.hand_size is 8; "
-        "make the packets add up to 8, or change hand_size"
-    )
-
-
-def test_packets_problem_points_at_the_file_that_changed_hand_size(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  hand_size: 9\n")
-    assert only_problem(path).startswith(f"{path}:5:14: deal.hand_size: the packets [3, 2, 3]")
-
-
-def test_bad_bezique_cards(tmp_path: Path) -> None:
-    path = house(
-        tmp_path,
-        """\
-        declarations:
-          bezique_cards:
-            S: [QS, JX]
-            X: [QS, JD]
-            C: null
-        """,
-    )
-    assert problems(path) == [
-        f"{path}:5:3: declarations.bezique_cards: trump suit 'C' has no entry; "
-        "add one, such as C: [QS, JD]",
-        f"{path}:6:13: declarations.bezique_cards.S[1]: 'JX' is not a card of this pack; "
-        "write a rank of A T K Q J 9 8 7 then a suit of S H D C, as in QS",
-        f"{path}:7:5: declarations.bezique_cards.X: 'X' is not a suit of cards.suits; "
-        "use one of: S H D C",
-    ]
-
-
-def test_unknown_rank(tmp_path: Path) -> None:
-    path = house(tmp_path, "brisques:\n  ranks: [A, Z]\n")
-    assert only_problem(path) == (
-        f"{path}:5:14: brisques.ranks[1]: rank 'Z' is not in cards.ranks; "
-        "use one of: A T K Q J 9 8 7"
-    )
-
-
-def test_pack_too_small(tmp_path: Path) -> None:
-    path = house(tmp_path, "players: 8\n")
-    assert only_problem(path) == (
-        f"{path}:4:10: players: 8 hands of 8 cards and one card left over need 65 cards, but "
-        "the pack holds 64 (2 x 8 ranks x 4 suits); deal fewer cards or shuffle in more packs"
-    )
-
-
-def test_whole_float_is_not_an_integer(tmp_path: Path) -> None:
-    path = house(tmp_path, "players: 2.0\n")
-    assert only_problem(path) == f"{path}:4:10: players: must be a whole number, not the number 2.0"
-
-
-def test_combination_kinds(tmp_path: Path) -> None:
-    path = house(
-        tmp_path,
-        """\
-        declarations:
-          combinations:
-            mixed: {points: 1, class: x, level: 1, ranks: [K], rank: K, count: 2}
-            nokind: {points: 1, class: x, level: 0}
-            lone_suit: {points: 1, class: x, level: 1, beziques: 1, suit: any}
-            Bad: {points: 1, class: x, level: 1, rank: K, count: 2, suit: plain}
-        """,
-    )
-    assert problems(path) == [
-        f"{path}:6:5: declarations.combinations.mixed: 'ranks' needs 'suit' beside it",
-        f"{path}:6:5: declarations.combinations.mixed: has 'ranks' and 'rank', but only one "
-        "of 'ranks', 'rank' or 'beziques' may be given",
-        f"{path}:7:5: declarations.combinations.nokind: needs one of the keys 'ranks', 'rank' "
-        "or 'beziques'",
-        f"{path}:7:42: declarations.combinations.nokind.level: must be at least 1 (it is 0)",
-        f"{path}:8:5: declarations.combinations.lone_suit: 'suit' needs one of 'ranks' or "
-        "'rank' beside it",
-        f"{path}:9:5: declarations.combinations.Bad: the name 'Bad' is not allowed here; "
-        "expected a combination name: lower-case letters, digits and '_', starting with a letter.",
-        f"{path}:9:67: declarations.combinations.Bad.suit: 'plain' is not allowed; "
-        "use one of: any, trump",
-    ]
-
-
-def test_deleting_a_required_key_points_at_the_mapping(tmp_path: Path) -> None:
-    path = house(tmp_path, "deal:\n  hand_size: null\n")
-    assert only_problem(path).startswith(
-        f"{path}:4:1: deal: the key 'hand_size' is missing (Cards in each hand"
-    )
 
 
 def test_all_problems_of_a_file_at_once(tmp_path: Path) -> None:
@@ -564,38 +537,40 @@ def test_all_problems_of_a_file_at_once(tmp_path: Path) -> None:
 # --- overrides -----------------------------------------------------------------------------
 
 
-def test_overrides_errors_name_the_path() -> None:
-    found = problems(
-        "ordinary", {"deal": {"hand_size": "eight"}, "game": {"taget": 1}, "players": 1}
-    )
-    assert found == [
+# Each case: overrides of the ordinary game and every problem they must give, in order.
+OVERRIDES_PROBLEMS: dict[str, tuple[Any, ...]] = {
+    "overrides_errors_name_the_path": (
+        {"deal": {"hand_size": "eight"}, "game": {"taget": 1}, "players": 1},
         "<overrides>: deal.hand_size: must be a whole number, not the text 'eight'",
         "<overrides>: game.taget: unknown key 'taget'; did you mean 'target'? the keys allowed "
         "here are: both_over, check, end, source, target",
         "<overrides>: players: must be at least 2 (it is 1)",
-    ]
-
-
-def test_overrides_that_are_not_plain_data() -> None:
-    assert problems("ordinary", {"game": {1: "x", "target": {1, 2}}, "extends": "x"}) == [
+    ),
+    "overrides_that_are_not_plain_data": (
+        {"game": {1: "x", "target": {1, 2}}, "extends": "x"},
         "<overrides>: game: key 1 must be a string",
-        "<overrides>: game.target: set values cannot be given; use mappings, lists, text, "
-        "numbers, true/false or null",
+        "<overrides>: game.target: set values cannot be given; use mappings, lists, "
+        "text, numbers, true/false or null",
         "<overrides>: extends: overrides cannot change the parent variant",
-    ]
+    ),
+    "overrides_problem_caused_elsewhere_points_at_overrides": (
+        {"cards": {"packs": 1}},
+        "<overrides>: cards.packs: combination 'double_bezique' needs 2 bezique pairs, "
+        "but 1 pack(s) hold at most 1; lower it or shuffle in more packs",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", cases(OVERRIDES_PROBLEMS))
+def test_overrides_give_exactly_their_problems(case: tuple[Any, ...]) -> None:
+    overrides, *expected = case
+    assert problems("ordinary", overrides) == expected
 
 
 def test_overrides_that_contain_themselves() -> None:
     loop: dict[str, Any] = {}
     loop["game"] = loop
     assert only_problem("ordinary", loop).startswith("<overrides>: game.game.game.game")
-
-
-def test_overrides_problem_caused_elsewhere_points_at_overrides() -> None:
-    assert only_problem("ordinary", {"cards": {"packs": 1}}) == (
-        "<overrides>: cards.packs: combination 'double_bezique' needs 2 bezique pairs, "
-        "but 1 pack(s) hold at most 1; lower it or shuffle in more packs"
-    )
 
 
 # --- nothing left behind -------------------------------------------------------------------
