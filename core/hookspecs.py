@@ -542,6 +542,19 @@ def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
 
 
 @hookspec(firstresult=True)
+def bezique_wait_before_draw(state: GameState) -> bool | None:
+    """Decide: whether the trick's winner ends his turn with ``draw`` though he has nothing to do.
+
+    Asked only in a game at a real table (``state.at_table``: ``new_game(...,
+    referee=True)``, a record's ``"referee": true``), after every trick a draw
+    follows when no one may declare, and only if implemented.  ``True`` gives the
+    winner a turn whose only action is ``draw``, so that a table action may come
+    before his draw (the referee's: drawing out of turn is reported, and claimed,
+    before the injured player draws); ``None`` or ``False``: the draw follows at once.
+    """
+
+
+@hookspec(firstresult=True)
 def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
     """Decide (table hook): the cards ``player`` may play now, if not ``cards``.
 
@@ -601,6 +614,7 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_trick_players": DECIDE,
     "bezique_table_action": DECIDE,
     "bezique_phase_choices": DECIDE,
+    "bezique_wait_before_draw": DECIDE,
     "bezique_adjust_plays": DECIDE,
     "bezique_before_play": NOTIFY,
     "bezique_trick_owner": DECIDE,

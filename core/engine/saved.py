@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 """The keys that came with ``bezique-state/2``."""
 _OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
-"""Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``:
-one saved before that flag is of an unrefereed game)."""
+"""Keys that early ``bezique-state/1`` states may lack (any state may lack ``referee``, the
+key of :attr:`~bezique.engine.state.StateData.at_table`: one saved before it is of a game not
+at a table)."""
 MOVED_INTO_EXTRA = ("pending",)
 """Keys of saved states written before plugins kept typed states (see
 :class:`bezique.engine.state.PluginState`), now written inside ``extra`` by the plugin that
@@ -64,8 +65,12 @@ def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return moved
 
 
-def saved_referee(data: Mapping[str, Any]) -> bool:
-    """Return whether a saved state is of a refereed game (one saved before the flag is not)."""
+def saved_at_table(data: Mapping[str, Any]) -> bool:
+    """Return whether a saved state is of a game at a real table (a refereed game).
+
+    Its key is ``referee``, as saved states have always written it; a state saved
+    before that key is of a game not at a table.
+    """
     flag = data.get("referee", False)
     if not isinstance(flag, bool):
         raise RecordError(f"{STATE}: referee: {short(flag)} is not true or false")

@@ -44,14 +44,15 @@ def offer_turn(state: GameState, seat: int, after_trick: bool = False) -> None:
 
 
 def draw_after_trick(state: GameState) -> None:
-    """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
+    """Draw when no one may declare after the trick, unless a table plugin waits for ``draw``.
 
-    In a refereed game the winner's draw is a moment a table action may come
-    before (an irregularity reported: S0's drawing out of turn is claimed
-    before the injured player draws), so he is given a turn whose only action
-    ends it.
+    In a game at a real table the plugins that take table actions may make the
+    winner's draw a moment a table action may come before
+    (:func:`~bezique.hookspecs.bezique_wait_before_draw`); he is then given a turn
+    whose only action ends it.
     """
-    if state.referee and state.stock_left():
+    wait = state.rules.wait_before_draw
+    if state.at_table and wait is not None and state.stock_left() and wait(state):
         open_turn(state, state.leader, ())
     else:
         state._draw()
