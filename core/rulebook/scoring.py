@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import capital, listed, rank
+from bezique.rules.english import capital, listed, rank
 
 Data = Mapping[str, Any]
 
@@ -183,42 +183,12 @@ def endgame(data: Data) -> list[Said]:
     )
     covers = ("endgame.follow_suit", "endgame.must_win", "endgame.must_trump")
     cell = " ".join(k for k in ("follow_suit", "must_win", "must_trump") if e[k]) or "free"
-    said = [Said("endgame", "endgame.duties", text, covers, ("endgame", "source"), cell)]
-    if "mode" in e:
-        mode = (
-            "every player plays to each trick, the card to beat being the best so far"
-            if e["mode"] == "tricks"
-            else "the end-game is two duels of two cards a trick: first whoever took the "
-            "trick that emptied the stock and the player on his left, then the remaining pair"
-        )
-        said.append(
-            Said(
-                "endgame",
-                "endgame.mode",
-                f"With more than two players, {mode}.",
-                ("endgame.mode",),
-                ("endgame", "source"),
-                str(e["mode"]),
-            )
-        )
-    return said
+    return [Said("endgame", "endgame.duties", text, covers, ("endgame", "source"), cell)]
 
 
 def game(data: Data) -> list[Said]:
     """The target, when it is looked at, and who wins when both pass it."""
     g = data["game"]
-    if "rubicon" in data:  # the one deal is settled: the target is a placeholder
-        return [
-            Said(
-                "game",
-                "game.target",
-                "No points target is used, nor who wins when both sides pass one: the "
-                "game is settled when its one deal is over.",
-                ("game.target", "game.check", "game.both_over"),
-                ("game", "source"),
-                "none (one deal)",
-            )
-        ]
     check = (
         "it is over as soon as a side reaches the target"
         if g["check"] == "at_once"
