@@ -122,7 +122,7 @@ class GameState(
         first_dealer: int = 0,
         overrides: Mapping[str, Any] | None = None,
         variant_spec: str = "",
-        referee: bool = False,
+        at_table: bool = False,
     ) -> None:
         """Set up a game and deal its first hand (see :func:`new_game`)."""
         self.rules = rules
@@ -138,7 +138,7 @@ class GameState(
         self._random = RandomSource(random.Random(self.seed))
         self.decks: list[list[int]] = [list(d) for d in decks]
         self.first_dealer = first_dealer
-        self.referee = referee
+        self.at_table = at_table
         self.history: list[Action] = []
         self.events: list[ScoreEvent] = []
         self.event_hands: list[int] = []
@@ -343,7 +343,7 @@ class GameState(
                 first_dealer=self.first_dealer,
                 overrides=self.overrides,
                 variant_spec=self.variant_spec,
-                referee=self.referee,
+                at_table=self.at_table,
             )
         for action in self.history[start:mark]:
             state._carry_out(state._accepted(action))
@@ -464,11 +464,12 @@ def new_game(
     the first hands, each a list of card texts, top card first (the first card dealt is the top
     one; the card after the deal is the turn-up; the rest is the stock, drawn
     in order).  Hands after the stacked ones are shuffled from the seed.
-    ``referee`` makes it a refereed game, the record of a game at a real table:
-    after every trick that a draw follows, the winner ends his turn with
-    ``draw`` even when he has nothing to declare, so that a table action (an
-    irregularity reported, see :mod:`bezique.plugins.referee`) may come before
-    his draw.
+    ``referee`` makes it a refereed game, the record of a game at a real table
+    (:attr:`~bezique.engine.state.StateData.at_table`), where table actions (an
+    irregularity reported, a claim) may come at any moment: the plugins that take
+    them say where play stops for them.  The referee's stop: after every trick that
+    a draw follows, the winner ends his turn with ``draw`` even when he has nothing
+    to declare, so that a report may come before his draw.
     """
     rules = ruleset_for(variant, overrides)
     try:
@@ -482,7 +483,7 @@ def new_game(
         decks=orders,
         first_dealer=first_dealer,
         overrides=named_overrides,
-        referee=referee,
+        at_table=referee,
         variant_spec=spec,
     )
 
@@ -530,7 +531,7 @@ def from_json(data: Mapping[str, Any], *, rules: str = RECORDED) -> GameState:
             first_dealer=inputs.first_dealer,
             overrides=json_copy(inputs.overrides),
             variant_spec=inputs.spec,
-            referee=saved.saved_referee(data),
+            at_table=saved.saved_at_table(data),
         )
     except BeziqueError as exc:
         raise RecordError(f"{STATE}: {exc}") from exc

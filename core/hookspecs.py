@@ -200,7 +200,10 @@ class RuleProse(NamedTuple):
 
     The rulebook (``bezique rules``) prints it in its :attr:`section`, after the
     sentences the kernel makes from the variant's data, and ``bezique diff`` compares
-    it by :attr:`section` and :attr:`key` as it compares those.
+    it by :attr:`section` and :attr:`key` as it compares those.  A :attr:`setting`
+    states the values of the plugin's own part of the data (the Rubicon settlement's
+    numbers, the penalty table): it is printed as the kernel prints its sentences of
+    the data, beside them.
     """
 
     section: str
@@ -216,6 +219,17 @@ class RuleProse(NamedTuple):
     """Its citation: source codes and sections (``S0 Grand section; A24``)."""
     covers: tuple[str, ...] = ()
     """The dotted paths of the variant's data the sentence states (``lift.sizes``), if any."""
+    setting: bool = False
+    """Whether it states the values of :attr:`covers` (a rule of the data) rather than
+    the plugin's procedure: it then comes before the procedures of its section, is
+    marked inherited from the parent file that set those values (not as the plugin's
+    procedure), and takes the place of any sentence the kernel makes of them alone."""
+    value: str = ""
+    """A setting's values in short (a cell of ``bezique diff``'s matrix)."""
+    cited: tuple[str, ...] = ()
+    """A setting's citation as the path of a ``source:`` text of the data
+    (``("rubicon", "source")``), read in the file that set what it covers; instead of
+    :attr:`source`."""
 
 
 @hookspec
@@ -226,9 +240,12 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> Sequence[RuleProse] | Non
     those that join them), in that order, when ``bezique rules`` or ``bezique diff``
     reads a variant (not a game hook).  ``data`` is the merged variant data.  Return
     one :class:`RuleProse` for each procedure (what the numbers of the data cannot
-    say: how a combination is formed again, who declares after a partner's trick),
-    written from ``data`` so that it says what this variant plays; or ``None``.  A
-    plugin that answers nothing still plays: its rulebook has only the data's rules.
+    say: how a combination is formed again, who declares after a partner's trick)
+    and for each rule of the plugin's own part of the data (a ``setting``: the
+    Rubicon settlement's bonuses, the penalty table), written from ``data`` so that it
+    says what this variant plays; or ``None``.  A plugin that answers nothing still
+    plays: its rulebook has the kernel's sentences and a plain line for each value
+    of its own.
     """
 
 
@@ -545,6 +562,19 @@ def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
 
 
 @hookspec(firstresult=True)
+def bezique_wait_before_draw(state: GameState) -> bool | None:
+    """Decide: whether the trick's winner ends his turn with ``draw`` though he has nothing to do.
+
+    Asked only in a game at a real table (``state.at_table``: ``new_game(...,
+    referee=True)``, a record's ``"referee": true``), after every trick a draw
+    follows when no one may declare, and only if implemented.  ``True`` gives the
+    winner a turn whose only action is ``draw``, so that a table action may come
+    before his draw (the referee's: drawing out of turn is reported, and claimed,
+    before the injured player draws); ``None`` or ``False``: the draw follows at once.
+    """
+
+
+@hookspec(firstresult=True)
 def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
     """Decide (table hook): the cards ``player`` may play now, if not ``cards``.
 
@@ -604,6 +634,7 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_trick_players": DECIDE,
     "bezique_table_action": DECIDE,
     "bezique_phase_choices": DECIDE,
+    "bezique_wait_before_draw": DECIDE,
     "bezique_adjust_plays": DECIDE,
     "bezique_before_play": NOTIFY,
     "bezique_trick_owner": DECIDE,

@@ -204,11 +204,14 @@ def bezique_words() -> Mapping[str, str]:
 
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
-    """How the packet's size is drawn and when the guess is made."""
+    """The lift's numbers, how the packet's size is drawn and when the guess is made."""
     section = data.get(KEY)
-    if section is None or not section["enabled"]:
+    if section is None:
         return []
+    if not section["enabled"]:
+        return [setting(section)]
     return [
+        setting(section),
         RuleProse(
             "lift",
             "lift.procedure",
@@ -218,5 +221,25 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             "first lead; both bonuses may score in one hand, and the cards are dealt as the "
             "pack lies.",
             "PW6, HER; S04, X-C4",
-        )
+        ),
     ]
+
+
+def setting(x: Mapping[str, Any]) -> RuleProse:
+    """The dealer's lift before the deal and the adversary's guess (the variant's ``lift``)."""
+    covers = tuple(
+        f"lift.{k}" for k in ("enabled", "target", "exact_bonus", "guess_bonus", "sizes")
+    )
+    low, high = x["sizes"]
+    text = (
+        f"Before each deal the dealer lifts a packet off the pack without counting it, aiming "
+        f"at {x['target']} cards; his adversary guesses its size, from {low} to {high}.  A right "
+        f"guess scores {x['guess_bonus']} to the guesser, a packet of exactly {x['target']} "
+        f"scores {x['exact_bonus']} to the dealer."
+        if x["enabled"]
+        else "The dealer does not lift before the deal."
+    )
+    cell = f"{x['target']}: {x['exact_bonus']}/{x['guess_bonus']}" if x["enabled"] else "off"
+    return RuleProse(
+        "lift", "lift", text, covers=covers, setting=True, value=cell, cited=("lift", "source")
+    )

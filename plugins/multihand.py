@@ -186,6 +186,25 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[list[KeyPath], 
     return []
 
 
+def _endgame_mode(mode: str) -> RuleProse:
+    """How the end-game tricks are played with more than two (the variant's ``endgame.mode``)."""
+    how = (
+        "every player plays to each trick, the card to beat being the best so far"
+        if mode == "tricks"
+        else "the end-game is two duels of two cards a trick: first whoever took the "
+        "trick that emptied the stock and the player on his left, then the remaining pair"
+    )
+    return RuleProse(
+        "endgame",
+        "endgame.mode",
+        f"With more than two players, {how}.",
+        covers=("endgame.mode",),
+        setting=True,
+        value=str(mode),
+        cited=("endgame", "source"),
+    )
+
+
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     """The second double bezique, the draw round the table and the end-game of several hands."""
@@ -211,7 +230,10 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
                 "S0 three-hand paragraph",
             )
         )
-    if data.get("endgame", {}).get("mode") == "duels":
+    mode = data.get("endgame", {}).get("mode")
+    if mode is not None:
+        prose.append(_endgame_mode(mode))
+    if mode == "duels":
         prose.append(
             RuleProse(
                 "endgame",

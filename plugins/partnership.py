@@ -47,6 +47,7 @@ from bezique.plugins.ordinary import (
     forms_combination,
     this_turn,
 )
+from bezique.rules.english import listed, number, value
 from bezique.variant import declared_default, load_fragment
 
 __all__ = ["PartnershipDeclarations"]
@@ -311,6 +312,7 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
     rules = data.get("partnerships")
     if rules is None:
         return []
+    prose = settings(rules)
     if rules["declarer"] == "either":
         turn = (
             "Each partner declares under the ordinary rules, the winner first; the "
@@ -322,7 +324,9 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             "declaring hands it to his partner, and if the partner has nothing to "
             "declare the winner cannot take it back."
         )
-    prose = [RuleProse("partnerships", "partnership.turns", turn, "S0 four-hand paragraph; BIC-4")]
+    prose.append(
+        RuleProse("partnerships", "partnership.turns", turn, "S0 four-hand paragraph; BIC-4")
+    )
     if rules["shared_beziques"]:
         prose.append(
             RuleProse(
@@ -335,3 +339,69 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             )
         )
     return prose
+
+
+def settings(p: Mapping[str, Any]) -> list[RuleProse]:
+    """Who plays with whom, who declares after a side's trick, and what partners' cards serve."""
+    sides = [listed(str(seat) for seat in side) for side in p["sides"]]
+    declarer = (
+        "the trick's winner declares first, then his partner, each in turn before the draw"
+        if p["declarer"] == "either"
+        else "the trick's winner declares, or passes the privilege to his partner without "
+        "declaring; not both"
+    )
+    shared = (
+        "A player declaring a double or triple bezique may count in beziques that his partner "
+        "has declared and left on the table."
+        if p["shared_beziques"]
+        else "A double or triple bezique counts only when all its cards are the declarer's own."
+    )
+    pooled = bool(p.get("partners_table", False))  # absent: false, this plugin's schema default
+    table = (
+        "Any other combination may be made of cards of the declarer's own hand together with "
+        "cards his partner has declared and left on the table, at least one of them his own; "
+        "the class rules judge the partner's cards as they stand, so that nothing may be "
+        "declared that the partner could not declare himself."
+        if pooled
+        else "No other combination may take the partner's cards."
+    )
+    said = [
+        _setting("sides", _sides(p["sides"], len(sides)), value(p["sides"])),
+        _setting("declarer", f"After a trick won by a side, {declarer}.", str(p["declarer"])),
+        _setting("shared_beziques", shared, value(p["shared_beziques"])),
+    ]
+    if "partners_table" in p:  # (optional: off when a file leaves it out)
+        said.append(_setting("partners_table", table, value(pooled)))
+    return said
+
+
+def _setting(key: str, text: str, cell: str) -> RuleProse:
+    """A rule of the variant's ``partnerships``: what ``partnerships.KEY`` says."""
+    path = f"partnerships.{key}"
+    return RuleProse(
+        "partnerships",
+        path,
+        text,
+        covers=(path,),
+        setting=True,
+        value=cell,
+        cited=("partnerships", "source"),
+    )
+
+
+def _sides(sides: list[list[int]], count: int) -> str:
+    """Who plays with whom: partners facing each other, or the seats of each side."""
+    seats = sum(len(side) for side in sides)
+    facing = all(len(s) == 2 and abs(s[0] - s[1]) * 2 == seats for s in sides)
+    if facing:
+        return (
+            f"The {number(seats)} players make {number(count)} partnerships, each of two "
+            "partners sitting opposite each other (seats numbered from 0 in the order of "
+            "play: " + " against ".join(f"{s[0]} and {s[1]}" for s in sides) + "); the score "
+            "is kept per partnership."
+        )
+    listed_sides = "; ".join(f"seats {listed(str(seat) for seat in side)}" for side in sides)
+    return (
+        f"The seats play in {number(count)} partnerships: {listed_sides}; the score is kept "
+        "per partnership."
+    )

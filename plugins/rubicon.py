@@ -49,6 +49,7 @@ from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables
+from bezique.rules.english import value
 from bezique.variant import game_target, load_fragment
 
 __all__ = [
@@ -445,8 +446,9 @@ def bezique_words() -> Mapping[str, str]:
 
 @hookimpl
 def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
-    """The winner on the totals, and a tie (that one deal is the game, the rulebook says)."""
+    """The settlement's numbers and readings, the winner on the totals, and a tie."""
     return [
+        *settings(data),
         RuleProse(
             "rubicon",
             "rubicon.winner",
@@ -454,5 +456,121 @@ def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
             "counted to save the lower total may put it ahead.  Totals still equal make a "
             "drawn game, with no bonus to either.",
             "BIC-R; R18, R21; A22e",
+        ),
+    ]
+
+
+def _setting(
+    key: str,
+    text: str,
+    covers: tuple[str, ...],
+    cell: str,
+    where: tuple[str, tuple[str, ...] | str] = ("rubicon", ("rubicon", "source")),
+) -> RuleProse:
+    """A rule of the variant's ``rubicon`` data, in the settlement's section.
+
+    ``where`` names another section and its citation (a ``source:`` path of the data, or
+    the citation itself).
+    """
+    section, cited = where
+    paths = tuple(f"rubicon.{c}" for c in covers)
+    if isinstance(cited, str):
+        return RuleProse(section, f"rubicon.{key}", text, cited, paths, True, cell)
+    return RuleProse(section, f"rubicon.{key}", text, None, paths, True, cell, cited)
+
+
+def settings(data: Mapping[str, Any]) -> list[RuleProse]:
+    """How a one-deal game is settled, and the Rubicon readings of declaring."""
+    r = data.get("rubicon")
+    if r is None:
+        return []
+    brisques = (
+        "Brisques are counted, for both players, only when the totals are equal or when "
+        "they bring the lower total up to the rubicon line."
+        if r["brisques"] == "tie_or_rubicon"
+        else "Brisques are never counted."
+    )
+    stage = (
+        "the winner's total after the settlement"
+        if r["rounding"]["stage"] == "final"
+        else ("each total before the settlement, and the winner's after it")
+    )
+    rounding = (
+        "Nothing is rounded."
+        if r["rounding"]["to"] == 1
+        else f"Fractions of {r['rounding']['to']} are dropped from {stage}, never so far that "
+        "the winner's score falls to nothing."
+    )
+    blanche = (
+        "A player who announced a carte blanche at the deal may announce it again, at his "
+        "choice, for each card he draws that is not of its ranks, showing that card before "
+        "he plays his next one, and score it again, until he draws one of its ranks."
+        if r["carte_blanche"] == "per_drawn_card"
+        else "A carte blanche is announced only once, at the deal."
+    )
+    return [
+        RuleProse(
+            "game",
+            "game.target",
+            "No points target is used, nor who wins when both sides pass one: the "
+            "game is settled when its one deal is over.",
+            covers=("game.target", "game.check", "game.both_over"),
+            setting=True,
+            value="none (one deal)",
+            cited=("game", "source"),
+        ),
+        _setting(
+            "game_bonus",
+            f"The higher total wins; if the loser reaches {r['line']} the winner "
+            f"adds {r['game_bonus']} for the game, and the loser's total is taken off his.",
+            ("game_bonus", "line"),
+            f"{r['game_bonus']} at {r['line']}",
+        ),
+        _setting(
+            "rubicon_bonus",
+            f"A loser under {r['line']} is rubiconed: the winner adds "
+            f"{r['rubicon_bonus']} instead of {r['game_bonus']} and the loser's total"
+            + (
+                f", and {r['brisques_bonus']} for all the brisques."
+                if r["brisques_bonus"]
+                else ", and nothing for the brisques."
+            ),
+            ("rubicon_bonus", "brisques_bonus"),
+            f"{r['rubicon_bonus']} + {r['brisques_bonus']}",
+        ),
+        _setting("brisques", brisques, ("brisques",), str(r["brisques"])),
+        _setting(
+            "rounding",
+            rounding,
+            ("rounding.to", "rounding.stage"),
+            f"{r['rounding']['to']} {r['rounding']['stage']}",
+        ),
+        _setting(
+            "carte_blanche",
+            blanche,
+            ("carte_blanche",),
+            str(r["carte_blanche"]),
+            ("carte_blanche", ("carte_blanche", "source")),
+        ),
+        _setting(
+            "repair_marriages",
+            "Once a card of a marriage has been played, its partner may be married again to a "
+            "card already declared, with no card from the hand, even to a king or queen taken "
+            "from a marriage still on the table."
+            if r["repair_marriages"]
+            else "Every declaration brings a card never declared before; no marriage is re-paired "
+            "from declared cards alone.",
+            ("repair_marriages",),
+            value(r["repair_marriages"]),
+            ("declarations", "A23; R-C4"),
+        ),
+        _setting(
+            "married_into_sequence",
+            "A king or queen once married may still join a sequence."
+            if r["married_into_sequence"]
+            else "A king or queen once married may not join a sequence.",
+            ("married_into_sequence",),
+            value(r["married_into_sequence"]),
+            ("declarations", "A07; R-C5"),
         ),
     ]

@@ -119,6 +119,7 @@ NONSENSE: dict[str, Any] = {
     "bezique_trick_players": [0, 0],
     "bezique_table_action": "yes",
     "bezique_phase_choices": PhaseChoices(["play QS"], "waits", "fault"),  # type: ignore[list-item]
+    "bezique_wait_before_draw": "yes",
     "bezique_adjust_plays": [999],
     "bezique_trick_owner": -1,
     "bezique_draw": "maybe",
@@ -142,6 +143,7 @@ WHAT_IS_WRONG = {
     "bezique_trick_players": "[0, 0] is not a list of seats (0 to 1), each at most once",
     "bezique_table_action": "'yes' is not True or False",
     "bezique_phase_choices": "its actions ['play QS'] are not a list of Action",
+    "bezique_wait_before_draw": "'yes' is not True or False",
     "bezique_adjust_plays": "999 is not one of seat ",
     "bezique_trick_owner": "-1 is no seat (0 to 1)",
     "bezique_draw": "'maybe' is not 'drawn' or 'held'",
@@ -173,6 +175,8 @@ BEFORE_ARMING = {**dict.fromkeys(TABLE_HOOKS, "irregular fault")}
 BEFORE_ARMING["bezique_phase_choices"] = f"irregular {FAULT_PHASE}"
 SHORT_GAME = {"bezique_settlement"}
 """Hooks asked once the game is over: played to 150 points."""
+AT_TABLE = {"bezique_wait_before_draw"}
+"""Hooks asked only in a game at a real table: a refereed game."""
 
 
 def fault_plugin(hook: str, fault: str) -> Any:
@@ -244,7 +248,7 @@ def test_a_fault_at_a_hook_changes_nothing_and_names_the_plugin(
     plugin = fault_plugin(hook, fault)
     registry.register_plugin("fault-helper", Helper())
     registry.register_plugin("fault", plugin)
-    game = new_game(house(tmp_path, hook in SHORT_GAME), seed=11)
+    game = new_game(house(tmp_path, hook in SHORT_GAME), seed=11, referee=hook in AT_TABLE)
     rng = random.Random(5)
     if hook in BEFORE_ARMING:
         game.apply(BEFORE_ARMING[hook])

@@ -79,7 +79,7 @@ def test_a_refereed_random_game_conforms_at_every_action(variant: str) -> None:
         every=EVERY,
         hands=REFEREED_HANDS,
     )
-    assert state.referee and (state.is_over() or state.hand_no == REFEREED_HANDS)
+    assert state.at_table and (state.is_over() or state.hand_no == REFEREED_HANDS)
     assert any(action.kind == Kind.IRREGULAR for action in state.history)
 
 

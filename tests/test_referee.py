@@ -18,8 +18,11 @@ import pytest
 
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import GameState, from_json, new_game, ruleset_for
+from bezique.hookspecs import hookimpl
 from bezique.records.record import RECORD_FORMAT, record_of, replay
+from bezique.rules import ruleset
 from bezique.testing import play_out, points_by_rule, refuse, scenario
+from bezique.variant import registry
 
 DEALER = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
 ELDEST = ["AH", "AH", "9S", "9S", "JC", "TC", "TD", "8D"]
@@ -791,6 +794,49 @@ def test_a_saved_state_from_before_the_referee_flag_loads_unrefereed() -> None:
     state = from_json(saved)
     play_out(state, ["play AH", "play 8C"])
     assert state.phase == "play"
+
+
+class NoStop:
+    """A house plugin that lets the draw follow at once even at a real table."""
+
+    @hookimpl
+    def bezique_wait_before_draw(self) -> bool:
+        return False
+
+
+@pytest.fixture
+def house_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh registry: the plugins registered here go away after the test."""
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+
+
+def test_the_stop_before_the_draw_is_the_referee_plugins_answer(
+    tmp_path: Path, house_registry: None
+) -> None:
+    # The kernel keeps only that the game is at a table; the referee asks for the stop,
+    # and a plugin listed after it that answers otherwise is heard first.
+    registry.register_plugin("no-stop", NoStop())
+    path = tmp_path / "house-no-stop.yaml"
+    path.write_text(
+        "name: house-no-stop\nextends: ordinary\nsummary: No stop.\n"
+        "plugins: [ordinary, referee, no-stop]\n",
+        encoding="utf-8",
+    )
+    for variant, stops in (("ordinary", True), (str(path), False)):
+        state = game(variant, referee=True)
+        play_out(state, ["play AH", "play 7C"])
+        assert state.at_table and state.phase == ("turn" if stops else "play")
+        assert texts(state)[0] == "draw" if stops else "KS" in held(state, 1)  # drawn at once
+
+
+def test_the_referee_attribute_is_deprecated_for_at_table() -> None:
+    for refereed in (True, False):
+        state = game(referee=refereed)
+        with pytest.warns(DeprecationWarning, match="GameState.at_table"):
+            assert state.referee is refereed is state.at_table
+        assert state.to_json()["referee"] is refereed  # the saved key is as it always was
 
 
 @pytest.mark.parametrize("variant", ["ordinary", "four-hand-partners", "polish"])

@@ -246,7 +246,53 @@ def test_a_plugins_prose_may_say_its_own_keys(fresh: None, tmp_path: Path) -> No
     )
 
 
-@pytest.mark.parametrize("answer", ["a text", [("bonus", "k", "t")], [RuleProse("s", "", "t")]])
+def test_a_plugins_setting_is_said_as_the_data_is_in_place_of_the_kernels(
+    fresh: None, tmp_path: Path
+) -> None:
+    how = RuleProse("game", "bonus.how", "The bonus counts towards the target.", "HOUSE")
+    target = RuleProse(
+        "game",
+        "bonus.target",
+        "The target is said by the bonus plugin.",
+        covers=("game.target", "game.check"),
+        setting=True,
+        value="1000 at once",
+        cited=("game", "source"),
+    )
+    registry.register_plugin("bonus", Bonus([how, target]))
+    lines = [line for line in rule_lines(ruleset_for(house(tmp_path))) if line.section == "game"]
+    kernel = {line.key: line for line in lines_of("ordinary")}
+    # The kernel's sentence of the same values gives way; its other one stays, first.
+    assert [line.key for line in lines] == ["game.both_over", "bonus.target", "bonus.how"]
+    assert lines[0].text == kernel["game.both_over"].text and lines[0].by_plugin is None
+    # Cited, inherited and valued as the kernel's sentence of those values is.
+    said = kernel["game.target"]
+    assert lines[1] == RuleLine(
+        "game",
+        "bonus.target",
+        "The target is said by the bonus plugin.",
+        said.source,
+        "ordinary",
+        None,
+        ("game.target", "game.check"),
+        "1000 at once",
+    )
+    assert said.source and said.covers == lines[1].covers
+    text = render_text(lines, "House", 200)
+    assert "- The target is said by the bonus plugin. [1] (inherited from ordinary)\n" in text
+    assert "- The bonus counts towards the target. [2] (the bonus plugin's procedure)" in text
+
+
+WRONG_ANSWERS = [
+    "a text",
+    [("bonus", "k", "t")],
+    [RuleProse("s", "", "t")],
+    [RuleProse("s", "k", "t", covers=("bonus.points",), setting=True, value=7)],  # type: ignore[arg-type]
+    [RuleProse("s", "k", "t", setting=True, cited="bonus")],  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize("answer", WRONG_ANSWERS)
 def test_a_wrong_answer_is_a_plugin_error(fresh: None, tmp_path: Path, answer: Any) -> None:
     registry.register_plugin("bonus", Bonus(answer))
     with pytest.raises(PluginError, match="plugin 'bonus'"):

@@ -250,7 +250,7 @@ def _fresh(final: GameState) -> GameState:
         seed=final.seed,
         decks=[[deck.card_text(c) for c in order] for order in final.decks],
         first_dealer=final.first_dealer,
-        referee=final.referee,
+        referee=final.at_table,
     )
     state.variant_spec = final.variant_spec
     state.overrides = copy.deepcopy(final.overrides)

@@ -27,9 +27,10 @@ _PINNED_KEYS = frozenset({"bezique", "variant_digest", "variant_data"})
 _OPTIONAL_V1 = frozenset({"trick_order", "won_at_exhaustion"})
 """Keys that early ``bezique-state/1`` states may lack."""
 _ADDED_LATER = frozenset({"referee", "tricks"})
-"""Keys that any state saved before they came may lack: ``referee`` (such a state is of
-an unrefereed game) and ``tricks`` (the trick record, which the replay rebuilds: a
-derived key is checked only when the state holds it)."""
+"""Keys that any state saved before they came may lack: ``referee`` (the key of
+:attr:`~bezique.engine.state.StateData.at_table`: such a state is of a game not at a table)
+and ``tricks`` (the trick record, which the replay rebuilds: a derived key is checked only
+when the state holds it)."""
 MOVED_INTO_EXTRA = ("pending",)
 """Keys of saved states written before plugins kept typed states (see
 :class:`bezique.engine.state.PluginState`), now written inside ``extra`` by the plugin that
@@ -67,8 +68,12 @@ def upgraded(data: Mapping[str, Any]) -> Mapping[str, Any]:
     return moved
 
 
-def saved_referee(data: Mapping[str, Any]) -> bool:
-    """Return whether a saved state is of a refereed game (one saved before the flag is not)."""
+def saved_at_table(data: Mapping[str, Any]) -> bool:
+    """Return whether a saved state is of a game at a real table (a refereed game).
+
+    Its key is ``referee``, as saved states have always written it; a state saved
+    before that key is of a game not at a table.
+    """
     flag = data.get("referee", False)
     if not isinstance(flag, bool):
         raise RecordError(f"{STATE}: referee: {short(flag)} is not true or false")

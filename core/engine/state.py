@@ -12,6 +12,7 @@ from :mod:`bezique.engine.pluginstate`) and the phases.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -165,7 +166,7 @@ FIELDS: tuple[Field, ...] = (
     Field("seed", INPUT),
     Field("decks", INPUT, _lists, _lists),
     Field("first_dealer", INPUT),
-    Field("referee", INPUT),
+    Field("at_table", INPUT, key="referee"),
     Field("_random", DERIVED, _share_random, _write_random, key="rng"),
     Field("history", INPUT, list, _write_history),
     Field("events", DERIVED, list, lambda events: [list(e) for e in events]),
@@ -256,9 +257,11 @@ class StateData(PluginStates):
     decks: list[list[int]]
     """The stacked decks of the first hands, top card first."""
     first_dealer: int
-    referee: bool
-    """A refereed game (a real table's record): the winner's draw waits for ``draw``
-    even when he has nothing to declare, so that a table action may come before it."""
+    at_table: bool
+    """A game at a real table (its record; ``new_game(..., referee=True)``): the plugins
+    that take table actions may make play stop for them (see
+    :func:`~bezique.hookspecs.bezique_wait_before_draw`).  Saved as ``referee``, the key
+    saved states and records have always had."""
     history: list[Action]
     events: list[ScoreEvent]
     event_hands: list[int]
@@ -450,6 +453,16 @@ class StateData(PluginStates):
     def variant_digest(self) -> str:
         """The digest of the variant's merged rules (see :mod:`bezique.rules.pinned`)."""
         return variant_digest(self.rules.variant)
+
+    @property
+    def referee(self) -> bool:
+        """Deprecated: :attr:`at_table` (whether the game is a refereed game at a real table)."""
+        warnings.warn(
+            "GameState.referee is deprecated: read GameState.at_table",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.at_table
 
     @property
     def variant_data(self) -> dict[str, Any]:

@@ -42,14 +42,15 @@ class Turns(Stock):
             self._draw()
 
     def _draw_after_trick(self) -> None:
-        """Draw when no one may declare after the trick; a refereed game waits for ``draw``.
+        """Draw when no one may declare after the trick, unless a table plugin waits for ``draw``.
 
-        In a refereed game the winner's draw is a moment a table action may come
-        before (an irregularity reported: S0's drawing out of turn is claimed
-        before the injured player draws), so he is given a turn whose only action
-        ends it.
+        In a game at a real table the plugins that take table actions may make the
+        winner's draw a moment a table action may come before
+        (:func:`~bezique.hookspecs.bezique_wait_before_draw`); he is then given a turn
+        whose only action ends it.
         """
-        if self.referee and self.stock_left():
+        wait = self.rules.wait_before_draw
+        if self.at_table and wait is not None and self.stock_left() and wait(self):
             self.open_turn(self.leader, ())
         else:
             self._draw()

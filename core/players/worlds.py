@@ -46,11 +46,11 @@ class WorldSampler:
     def __init__(self, view: View) -> None:
         """Build the template of ``view``'s worlds and the constraints on its unseen cards.
 
-        Raise :class:`~bezique.errors.PlayerError` for a refereed game's view: what a
-        table action (a revoke, a card shown) proves is not read, so its worlds are not
-        sampled.
+        Raise :class:`~bezique.errors.PlayerError` for the view of a game at a real table
+        (a refereed game): what a table action proves (a revoke, a card shown) is not
+        read, so its worlds are not sampled.
         """
-        if view.position["referee"]:
+        if view.position["at_table"]:
             raise PlayerError(
                 "a refereed game (the record of a real table) is not searched: "
                 "its irregularities are not read into worlds"

@@ -121,7 +121,7 @@ def record_of(state: GameState, headers: Mapping[str, Any] | None = None) -> dic
         "seed": state.seed,
         "decks": [[deck.card_text(c) for c in order] for order in state.decks],
         "first_dealer": state.first_dealer,
-        **({"referee": True} if state.referee else {}),
+        **({"referee": True} if state.at_table else {}),
         "actions": texts,
         "variant_data": copy.deepcopy(variant.data),
     }
@@ -138,7 +138,7 @@ def _fresh_game(state: GameState) -> GameState:
         seed=state.seed,
         decks=[[deck.card_text(c) for c in order] for order in state.decks],
         first_dealer=state.first_dealer,
-        referee=state.referee,
+        referee=state.at_table,
     )
 
 

@@ -1,13 +1,14 @@
 """A variant's rulebook as rule lines: one sentence a rule, from the merged data and the plugins.
 
-:func:`rule_lines` makes the sentences of every section the kernel and the built-in
-plugins know from the merged data (:mod:`~bezique.rulebook.making`,
-:mod:`~bezique.rulebook.declaring`, :mod:`~bezique.rulebook.scoring`,
-:mod:`~bezique.rulebook.extras`), each with the ``source:`` text of its section and the
-parent it is inherited from, then asks every plugin of the game for the prose of its
-procedures (:func:`bezique.hookspecs.bezique_describe_rules`).  A value of the data that
-no sentence states (an outside plugin's key it does not describe) still gets a plain
-line in the section ``other``, so that nothing the variant sets is left unsaid.
+:func:`rule_lines` makes the sentences of the kernel's own sections from the merged
+data (:mod:`~bezique.rulebook.making`, :mod:`~bezique.rulebook.declaring`,
+:mod:`~bezique.rulebook.scoring`), each with the ``source:`` text of its section and the
+parent it is inherited from, then asks every plugin of the game for what it says
+(:func:`bezique.hookspecs.bezique_describe_rules`): the settings of its own part of the
+data (the Rubicon settlement, the penalties, the lift), made into lines as the kernel's
+are and in their place, and the prose of its procedures, after them.  A value of the
+data that no sentence states (an outside plugin's key it does not describe) still gets a
+plain line in the section ``other``, so that nothing the variant sets is left unsaid.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from typing import Any, cast
 
 from bezique.errors import PluginError
 from bezique.hookspecs import RuleProse
-from bezique.rulebook import declaring, extras, making, scoring
+from bezique.rulebook import declaring, making, scoring
 from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.sections import Said, order
-from bezique.rulebook.words import value
+from bezique.rules.english import value
 from bezique.rules.ruleset import Ruleset
 from bezique.rules.words import Words
 
@@ -72,13 +73,8 @@ MAKERS: tuple[Maker | NamingMaker, ...] = (
     scoring.brisques,
     scoring.endgame,
     scoring.game,
-    extras.penalties,
-    extras.open_cards,
-    extras.partnerships,
-    extras.rubicon,
-    extras.lift,
 )
-"""The sentence makers of the data, in rulebook order."""
+"""The kernel's sentence makers of the data, in rulebook order (the plugins say theirs)."""
 
 NAMING: tuple[NamingMaker, ...] = (declaring.rules, declaring.score_table)
 """The makers that name combinations: they are given the variant's words too."""
@@ -88,8 +84,14 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
     """Every rule of ``ruleset``'s variant, one sentence each, in rulebook order."""
     data = ruleset.data
     inheritance = Inheritance(ruleset.variant)
-    lines = [_said_line(data, inheritance, s) for s in _sentences(data, ruleset.words)]
-    lines += plugin_lines(ruleset)
+    said = plugin_lines(ruleset, inheritance)
+    settings = {path for line in said if line.by_plugin is None for path in line.covers}
+    lines = [
+        _said_line(data, inheritance, s)
+        for s in _sentences(data, ruleset.words)
+        if not (s.covers and settings.issuperset(s.covers))  # a plugin says it in its words
+    ]
+    lines += said
     covered = {path for line in lines for path in line.covers}
     lines += [
         RuleLine(
@@ -105,7 +107,8 @@ def rule_lines(ruleset: Ruleset) -> list[RuleLine]:
         for path, leaf in leaves(data)
         if path not in covered
     ]
-    return sorted(lines, key=lambda line: order(line.section))
+    # each section: the rules of the data (the kernel's, then the plugins'), then procedures
+    return sorted(lines, key=lambda line: (order(line.section), line.by_plugin is not None))
 
 
 def _sentences(data: Mapping[str, Any], words: Words) -> list[Said]:
@@ -127,20 +130,29 @@ def book_title(ruleset: Ruleset) -> str:
     return f"{ruleset.variant.name} (extends {inheritance.top.data.get('extends')})"
 
 
-def _said_line(data: Mapping[str, Any], inheritance: Inheritance, said: Said) -> RuleLine:
+def _said_line(
+    data: Mapping[str, Any], inheritance: Inheritance, said: Said | RuleProse
+) -> RuleLine:
     """A sentence of the data as a rule line, cited from the file that set what it states."""
-    parent = inheritance.parent_of(said.covers)
-    if isinstance(said.source, str):
-        source: str | None = said.source
+    covers = tuple(said.covers)
+    parent = inheritance.parent_of(covers)
+    cited = said.cited if isinstance(said, RuleProse) else said.source
+    if isinstance(cited, str) or not cited:
+        source: str | None = said.source if isinstance(said.source, str) else None
     else:
-        source = inheritance.citation(said.covers, said.source, data)
-    return RuleLine(
-        said.section, said.key, said.text, source, parent, None, said.covers, said.value
-    )
+        source = inheritance.citation(covers, tuple(cited), data)
+    return RuleLine(said.section, said.key, said.text, source, parent, None, covers, said.value)
 
 
-def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:
-    """The prose of every plugin of the game that describes its procedures, in plugin order."""
+def plugin_lines(ruleset: Ruleset, inheritance: Inheritance | None = None) -> list[RuleLine]:
+    """What every plugin of the game says of its rules, in plugin order.
+
+    A :attr:`~bezique.hookspecs.RuleProse.setting` is made into a line as the kernel's
+    sentences of the data are (cited and inherited from the files of ``inheritance``,
+    by default the variant's own); a procedure is marked as its plugin's.
+    """
+    if inheritance is None:
+        inheritance = Inheritance(ruleset.variant)
     lines: list[RuleLine] = []
     keys: set[tuple[str, str]] = set()
     caller = ruleset.manager.hook.bezique_describe_rules
@@ -154,6 +166,8 @@ def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:
             )
         for prose in answer or ():
             line = _prose_line(impl.plugin_name, prose)
+            if prose.setting:
+                line = _said_line(ruleset.data, inheritance, prose)
             if (line.section, line.key) in keys:
                 raise PluginError(
                     f"plugin {impl.plugin_name!r} describes the rule {line.key!r} of the "
@@ -166,12 +180,19 @@ def plugin_lines(ruleset: Ruleset) -> list[RuleLine]:
 
 def _prose_line(plugin: str, prose: Any) -> RuleLine:
     """A plugin's :class:`RuleProse` as a rule line, or a PluginError saying what is wrong."""
-    if not isinstance(prose, RuleProse) or not all(
-        isinstance(part, str) and part for part in (prose.section, prose.key, prose.text)
+    if (
+        not isinstance(prose, RuleProse)
+        or not all(
+            isinstance(part, str) and part for part in (prose.section, prose.key, prose.text)
+        )
+        or not all(_texts(part) for part in (prose.covers, prose.cited))
+        or not isinstance(prose.value, str)
+        or not isinstance(prose.source, str | None)
     ):
         raise PluginError(
             f"plugin {plugin!r}: bezique_describe_rules must return RuleProse items "
-            f"with a section, a key and a text, not {prose!r:.60}"
+            f"with a section, a key and a text (covers and cited paths, a value and a "
+            f"source as text), not {prose!r:.60}"
         )
     return RuleLine(
         prose.section,
@@ -183,6 +204,11 @@ def _prose_line(plugin: str, prose: Any) -> RuleLine:
         tuple(prose.covers),
         "",
     )
+
+
+def _texts(parts: object) -> bool:
+    """Whether ``parts`` is a tuple or list of texts."""
+    return isinstance(parts, tuple | list) and all(isinstance(part, str) for part in parts)
 
 
 def leaves(data: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:

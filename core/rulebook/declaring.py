@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import capital, card, listed, rank, suit, value
+from bezique.rules.english import capital, card, listed, rank, suit, value
 from bezique.rules.words import Words
 
 Data = Mapping[str, Any]

@@ -10,7 +10,7 @@ from bezique.rulebook.book import RuleLine
 from bezique.rulebook.diff import ABSENT, Book, Difference, books, cell, codes, differences
 from bezique.rulebook.page import bibliography_html, linked
 from bezique.rulebook.sections import heading
-from bezique.rulebook.words import listed
+from bezique.rules.english import listed
 from bezique.rules.ruleset import Ruleset
 
 ABSENT_SOURCE = "no citation"

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import capital, listed, number, rank, suit, value
+from bezique.rules.english import capital, listed, number, rank, suit, value
 
 Data = Mapping[str, Any]
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.rulebook.sections import Said
-from bezique.rulebook.words import capital, listed, rank
+from bezique.rules.english import capital, listed, rank
 from bezique.variant import game_target
 
 Data = Mapping[str, Any]
@@ -184,25 +184,7 @@ def endgame(data: Data) -> list[Said]:
     )
     covers = ("endgame.follow_suit", "endgame.must_win", "endgame.must_trump")
     cell = " ".join(k for k in ("follow_suit", "must_win", "must_trump") if e[k]) or "free"
-    said = [Said("endgame", "endgame.duties", text, covers, ("endgame", "source"), cell)]
-    if "mode" in e:
-        mode = (
-            "every player plays to each trick, the card to beat being the best so far"
-            if e["mode"] == "tricks"
-            else "the end-game is two duels of two cards a trick: first whoever took the "
-            "trick that emptied the stock and the player on his left, then the remaining pair"
-        )
-        said.append(
-            Said(
-                "endgame",
-                "endgame.mode",
-                f"With more than two players, {mode}.",
-                ("endgame.mode",),
-                ("endgame", "source"),
-                str(e["mode"]),
-            )
-        )
-    return said
+    return [Said("endgame", "endgame.duties", text, covers, ("endgame", "source"), cell)]
 
 
 def game(data: Data) -> list[Said]:

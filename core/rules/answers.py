@@ -227,6 +227,7 @@ CHECKS: dict[str, Check] = {
     "bezique_trick_players": trick_players,
     "bezique_table_action": yes_or_no,
     "bezique_phase_choices": phase_choices,
+    "bezique_wait_before_draw": yes_or_no,
     "bezique_adjust_plays": adjust_plays,
     "bezique_trick_owner": seat,
     "bezique_draw": draw,

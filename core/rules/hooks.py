@@ -162,6 +162,13 @@ class PhaseChoicesOf(Protocol):
         """The legal actions of a phase a plugin opened."""
 
 
+class WaitBeforeDraw(Protocol):
+    """Resolved :func:`~bezique.hookspecs.bezique_wait_before_draw`."""
+
+    def __call__(self, state: StateData, /) -> bool | None:
+        """Whether the trick's winner is given a turn to end with ``draw`` in any case."""
+
+
 class BeforePlay(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_before_play`."""
 

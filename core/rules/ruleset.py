@@ -43,6 +43,7 @@ from bezique.rules.hooks import (
     TrickPlayers,
     TrickScores,
     TrickWinner,
+    WaitBeforeDraw,
     hook_failure,
     resolve_hook,
     resolve_unguarded,
@@ -158,6 +159,8 @@ class Ruleset:
         self.table_action: TableAction | None = optional("bezique_table_action")
         """None when no plugin implements it: every table action is refused."""
         self.phase_choices: PhaseChoicesOf = hooks["bezique_phase_choices"]
+        self.wait_before_draw: WaitBeforeDraw | None = optional("bezique_wait_before_draw")
+        """None when no plugin implements it: the draw follows a trick no one declares after."""
         # The table hooks: asked only in a hand with a table action, and only if
         # implemented (None otherwise), so that the card loop pays nothing for them.
         self.adjust_plays: LegalPlays | None = optional("bezique_adjust_plays")

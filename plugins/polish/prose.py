@@ -1,14 +1,19 @@
-"""Polish bezique's procedures in words, for a variant's rulebook (``bezique rules``)."""
+"""Polish bezique's open cards and procedures in words, for a rulebook (``bezique rules``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from bezique.hookspecs import RuleProse, hookimpl
+from bezique.rules.english import listed, rank, value
 
 
 @hookimpl
-def bezique_describe_rules() -> list[RuleProse]:
-    """The open rows, declaring from them only, and the seven's exchanged turn-up."""
+def bezique_describe_rules(data: Mapping[str, Any]) -> list[RuleProse]:
+    """The cards laid open, the open rows, declaring from them only, the seven's turn-up."""
     return [
+        *open_cards(data),
         RuleProse(
             "open_cards",
             "polish.rows",
@@ -33,6 +38,28 @@ def bezique_describe_rules() -> list[RuleProse]:
             "an open card if it is a scoring card, a brisque if it is an ace or a ten.",
             "S0 Polish section; A21",
         ),
+    ]
+
+
+def open_cards(data: Mapping[str, Any]) -> list[RuleProse]:
+    """Which cards won in tricks are laid face up (the variant's ``open_cards``)."""
+    o = data.get("open_cards")
+    if o is None:
+        return []
+    plain = listed(rank(r, plural=True) for r in o["ranks"])
+    trumps = listed(rank(r, plural=True) for r in o["trump_ranks"])
+    also = f", and {trumps} of trumps" if o["trump_ranks"] else ""
+    return [
+        RuleProse(
+            "open_cards",
+            "open_cards",
+            f"The {plain} of any suit{also} won in a trick are laid face up before their "
+            "winner; combinations are declared from these open cards only.",
+            covers=("open_cards.ranks", "open_cards.trump_ranks"),
+            setting=True,
+            value=f"{value(o['ranks'])} / {value(o['trump_ranks'])}",
+            cited=("open_cards", "source"),
+        )
     ]
 
 

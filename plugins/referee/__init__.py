@@ -27,10 +27,12 @@ paragraph, S3's and S4's (P01-P12); the points and the
 award mode are the variant's ``penalties`` table (A28).
 
 A game started with ``new_game(..., referee=True)`` (a record's ``"referee":
-true``) is a refereed game: the winner of every trick that a draw follows ends
-his turn with ``draw`` even when he has nothing to declare, so that a report can
-come before his draw (drawing out of turn, P05).  The kernel makes that stop for
-any table action; this plugin does not read the flag.
+true``) is a refereed game, a game at a real table (``state.at_table``): there
+the winner of every trick that a draw follows ends his turn with ``draw`` even
+when he has nothing to declare, so that a report can come before his draw
+(drawing out of turn, P05).  This plugin asks for that stop
+(``bezique_wait_before_draw``); the kernel makes it, and any table action may
+come there.
 
 The plugin joins every game of a variant that lists ``ordinary``
 (``bezique_joins``), so the variants need not list it and the rules that records
@@ -140,6 +142,12 @@ def bezique_joins() -> Sequence[str]:
 def bezique_table_action(state: GameState, action: Action) -> bool:
     """Carry out a report or a claim, or refuse it changing nothing."""
     act(state, action)
+    return True
+
+
+@hookimpl
+def bezique_wait_before_draw() -> bool:
+    """In a refereed game, the winner's draw waits for his ``draw``: a report may come first."""
     return True
 
 

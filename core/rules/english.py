@@ -1,4 +1,9 @@
-"""Words for the rulebook's sentences: cards, ranks, suits, lists and numbers said in English."""
+"""Words for rule sentences: cards, ranks, suits, lists and numbers said in English.
+
+The kernel's rulebook (:mod:`bezique.rulebook`) and the plugins, which say their own
+settings and procedures (:func:`bezique.hookspecs.bezique_describe_rules`), both say
+things so.
+"""
 
 from __future__ import annotations
 
