@@ -509,16 +509,6 @@ def settings(data: Mapping[str, Any]) -> list[RuleProse]:
         else "A carte blanche is announced only once, at the deal."
     )
     return [
-        RuleProse(
-            "game",
-            "game.target",
-            "No points target is used, nor who wins when both sides pass one: the "
-            "game is settled when its one deal is over.",
-            covers=("game.target", "game.check", "game.both_over"),
-            setting=True,
-            value="none (one deal)",
-            cited=("game", "source"),
-        ),
         _setting(
             "game_bonus",
             f"The higher total wins; if the loser reaches {r['line']} the winner "
