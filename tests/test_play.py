@@ -18,13 +18,13 @@ from quick import quick_for_one
 
 from bezique.actions import END_TURN, Action, Kind
 from bezique.commands import tableau
-from bezique.commands.journal import Journal
 from bezique.commands.play import Game, Options, _hint, menu, run
 from bezique.commands.play import _chosen as chosen
 from bezique.commands.tableau import Style, Table, can_write, draw, rules_lines, style_for
 from bezique.engine.tricks import Trick
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import GameState, new_game, ruleset_for
+from bezique.records.journal import Journal
 from bezique.rulebook import rule_lines
 
 PROMPT = "\r\n> "

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from bezique.actions import Action, ScoreEvent
-from bezique.commands.journal import Journal
 from bezique.commands.tableau import Style, styled
 from bezique.errors import PluginError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.hookspecs import hookimpl
+from bezique.records.journal import Journal
 from bezique.rulebook import rule_lines
 from bezique.rules import ruleset
 from bezique.rules.words import Words, readable

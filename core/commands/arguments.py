@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bezique import __version__
+from bezique.web.command import add_arguments as web_arguments
 
 __all__ = [
     "BENCH_DEALS",
@@ -114,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the schema of a house-rule file that extends another (every key optional)",
     )
+
+    serve = commands.add_parser(
+        "serve", help="the web table: play in a browser, against bots and friends"
+    )
+    web_arguments(serve)
 
     validate = commands.add_parser("validate", help="check variant files; print every problem")
     validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")

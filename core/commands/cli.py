@@ -223,6 +223,7 @@ def _run(args: argparse.Namespace) -> int:
         "sources": sources_command.run,
         "rules": _rules,
         "diff": _diff,
+        "serve": _serve,
     }
     return handlers[args.command](args)
 
@@ -469,3 +470,9 @@ def _diff(args: argparse.Namespace) -> int:
     from bezique.rulebook.command import run_diff
 
     return run_diff(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from bezique.web.command import run_serve
+
+    return run_serve(args)

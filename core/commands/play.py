@@ -37,20 +37,20 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from bezique.actions import TABLE_KINDS, Action, Kind
-from bezique.commands.journal import Journal
 from bezique.commands.tableau import (
     Screen,
     Table,
-    card_order,
     draw,
     menu_lines,
     rules_lines,
     style_for,
 )
+from bezique.engine.views import card_order
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.game import GameState, new_game
 from bezique.players import Player, decide, player_for
 from bezique.reading.safeio import check_output, write_output
+from bezique.records.journal import Journal
 from bezique.records.record import load_record, record_of, replay
 from bezique.rules.words import Words
 

@@ -1,7 +1,7 @@
 """The table drawn for a player at the terminal (``bezique play``), from the player's view.
 
 Everything here is drawn from a seat's :class:`~bezique.engine.views.View` (never the game
-state) and the log of what happened (:class:`bezique.commands.journal.Journal`'s lines): the
+state) and the log of what happened (:class:`bezique.records.journal.Journal`'s lines): the
 hand sorted by suit (trumps first) and rank, the cards each seat has declared on
 the table, trumps and the turn-up, the stock, the scores of the game and of the
 hand, the last trick and its winner, what happened since the player's last move,
@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from bezique.cards import SUIT_SYMBOLS, Deck
+from bezique.engine.views import sorted_hand
 
 if TYPE_CHECKING:
     from bezique.cards import Deck
@@ -146,23 +147,6 @@ def _pattern(rank_letters: tuple[str, ...], suit_letters: tuple[str, ...]) -> re
     ranks = "".join(re.escape(r) for r in rank_letters)
     suits = "".join(re.escape(s) + re.escape(SUIT_SYMBOLS.get(s, s)) for s in suit_letters)
     return re.compile(rf"(?<![\w*@])([{ranks}])([{suits}])(?:([*@])([A-Za-z_+]*))?(?!\w)")
-
-
-def card_order(deck: Deck, trump: int, card: int) -> tuple[int, int, int]:
-    """Where ``card`` goes in a hand shown to a player: trumps first, then by suit and rank."""
-    suit = deck.card_suit[card]
-    return (suit != trump, suit, deck.card_rank[card])
-
-
-def sorted_hand(view: View) -> list[str]:
-    """The seat's own cards as tokens, trumps first, then by suit and rank (high first)."""
-    tokens = dict(zip(view.hand, view.observation["hand"], strict=True))
-    return [
-        tokens[card]
-        for card in sorted(
-            tokens, key=lambda card: (*card_order(view.deck, view.trump, card), card)
-        )
-    ]
 
 
 def cards_line(label: str, tokens: Sequence[str], style: Style, words: Words | None = None) -> Line:

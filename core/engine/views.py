@@ -330,3 +330,20 @@ def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
 
 _COPIERS = {f.name: f.copy for f in FIELDS if f.copy is not None}
 """How :func:`view_state` copies the view's fields."""
+
+
+def card_order(deck: Deck, trump: int, card: int) -> tuple[int, int, int]:
+    """Where ``card`` goes in a hand shown to a player: trumps first, then by suit and rank."""
+    suit = deck.card_suit[card]
+    return (suit != trump, suit, deck.card_rank[card])
+
+
+def sorted_hand(view: View) -> list[str]:
+    """The seat's own cards as tokens, trumps first, then by suit and rank (high first)."""
+    tokens = dict(zip(view.hand, view.observation["hand"], strict=True))
+    return [
+        tokens[card]
+        for card in sorted(
+            tokens, key=lambda card: (*card_order(view.deck, view.trump, card), card)
+        )
+    ]

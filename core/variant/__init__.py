@@ -46,7 +46,16 @@ from bezique.variant.loader import (
     apply_overrides,
     overrides_between,
 )
-from bezique.variant.locate import MAX_CHAIN, OVERRIDES, Locator, Message, Origins, kind, ordered
+from bezique.variant.locate import (
+    MAX_CHAIN,
+    OVERRIDES,
+    Locator,
+    Message,
+    Origins,
+    Source,
+    kind,
+    ordered,
+)
 from bezique.variant.schema import (
     ONE_DEAL,
     SCHEMA_FILE,
@@ -72,6 +81,7 @@ __all__ = [
     "game_target",
     "load_fragment",
     "load_variant",
+    "load_variant_text",
     "overrides_between",
     "validate_paths",
     "variant_from_data",
@@ -126,8 +136,21 @@ def load_variant(
     return variant
 
 
+def load_variant_text(text: str, display: str = "house.yaml") -> Variant:
+    """Load a variant from its file's text, given in memory (pasted into a page).
+
+    It is read and checked as a file called ``display`` would be, every problem
+    reported at ``display:LINE:COL``; having no folder, it may extend only a
+    registered variant.  Raise :class:`VariantError` listing every problem found.
+    """
+    variant, problems = _checked(loader.text_source(text, display), None)
+    if variant is None:
+        raise VariantError(ordered(problems))
+    return variant
+
+
 def _checked(
-    spec: str | os.PathLike[str], overrides: Mapping[str, Any] | None
+    spec: str | os.PathLike[str] | Source, overrides: Mapping[str, Any] | None
 ) -> tuple[Variant | None, list[Message]]:
     """Load ``spec`` with ``overrides``: the variant, or None and every problem found.
 
@@ -135,7 +158,8 @@ def _checked(
     come together; raise :class:`VariantError` only for what stops the loading (a file
     that cannot be read whole, a broken ``extends:`` chain, bad overrides).
     """
-    chain, problems = loader.load_chain(loader.resolve_spec(spec))
+    top = spec if isinstance(spec, Source) else loader.resolve_spec(spec)
+    chain, problems = loader.load_chain(top)
     data, origins = loader.merge_chain(chain)
     plain_overrides: dict[str, Any] = {}
     if overrides:

@@ -14,10 +14,12 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
+import hashlib
+import io
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,69 @@ def _registered_source(name: str) -> Source:
 
 def _file_source(path: Path) -> Source:
     return Source(os.fspath(path), os.path.abspath(path), path, path.parent)
+
+
+class TextResource(Traversable):
+    """A variant file's text held in memory (pasted into a page): read, never written.
+
+    It stands where a file would: its name is what messages call it, it has no
+    folder (so ``extends:`` names only registered variants), and reading it gives
+    its bytes.
+    """
+
+    def __init__(self, name: str, raw: bytes) -> None:
+        """The text ``raw`` (its UTF-8 bytes), called ``name``."""
+        self._name = name
+        self._raw = raw
+
+    @property
+    def name(self) -> str:
+        """What messages call the text (``house.yaml``)."""
+        return self._name
+
+    def open(self, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        """The bytes (mode ``rb``) or the text as a stream."""
+        if "b" in mode:
+            return io.BytesIO(self._raw)
+        return io.StringIO(self._raw.decode("utf-8", errors="replace"))
+
+    def read_bytes(self) -> bytes:
+        """The bytes."""
+        return self._raw
+
+    def read_text(self, encoding: str | None = None) -> str:
+        """The text."""
+        return self._raw.decode(encoding or "utf-8", errors="replace")
+
+    def iterdir(self) -> Iterator[Traversable]:
+        """Nothing: a text is no folder."""
+        return iter(())
+
+    def is_dir(self) -> bool:
+        """False: a text is no folder."""
+        return False
+
+    def is_file(self) -> bool:
+        """True: a text reads as a file does."""
+        return True
+
+    def joinpath(self, *descendants: Any) -> Traversable:
+        """Refused: a text holds no other file."""
+        raise VariantError(f"{self._name}: a text holds no other file")
+
+    def __truediv__(self, child: Any) -> Traversable:
+        """Refused: a text holds no other file."""
+        return self.joinpath(child)
+
+
+def text_source(text: str, display: str) -> Source:
+    """A variant file's text given in memory, called ``display`` in every message.
+
+    The text is cut at one byte beyond the reader's limit, as a file would be read.
+    """
+    raw = text.encode("utf-8", errors="replace")[: MAX_BYTES + 1]
+    identity = "text:" + hashlib.sha256(raw).hexdigest()
+    return Source(display, identity, TextResource(display, raw), None)
 
 
 def _read(source: Source, budget: int = MAX_NODES) -> YamlDocument:

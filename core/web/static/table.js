@@ -1,0 +1,206 @@
+// A seat at a table: its view drawn, its moves sent over the table's socket.
+"use strict";
+
+const tableId = decodeURIComponent(window.location.pathname.split("/").pop());
+const token = window.location.hash.slice(1);
+let socket = null;
+let view = null;
+let values = {};
+let retry = 500;
+
+function say(text, refused) {
+  const status = document.getElementById("status");
+  status.textContent = cardsInText(text);
+  status.className = "status" + (refused ? " refused" : "");
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else say("Not connected: reconnecting…", true);
+}
+
+function act(move) {
+  values = {};
+  send({ act: move });
+}
+
+function seatName(seat) {
+  return seat === view.seat ? `${view.names[seat]} (you)` : view.names[seat];
+}
+
+function drawTable() {
+  const seen = view.observation;
+  document.getElementById("title").textContent = view.title;
+  document.title = `${view.title}: Bezique`;
+  document.getElementById("rules").href = `/tables/${encodeURIComponent(tableId)}/rules`;
+  document.getElementById("trump").textContent = seen.trump ? `${SUITS[seen.trump]} ${SUIT_NAMES[seen.trump]}` : "none yet";
+  document.getElementById("turn-up").replaceChildren(seen.turn_up ? cardFace(seen.turn_up, "span", { class: "card small " + (cardParts(seen.turn_up) || {}).suit }) : "none");
+  document.getElementById("stock").textContent = seen.stock;
+  const others = document.getElementById("others");
+  others.replaceChildren(...view.names.map((_, seat) => seat).filter((seat) => seat !== view.seat).map((seat) => {
+    const row = el("div", { class: "seat" + (view.to_act === seat ? " to-act" : "") },
+      el("span", { class: "name" + (view.thinking === seat ? " thinking" : ""), text: seatName(seat) + (view.thinking === seat ? " is thinking" : "") }),
+      el("span", { text: ` holds ${seen.hand_sizes[seat]} cards` }));
+    const declared = view.table_cards[seat];
+    if (declared.length) row.append(el("div", { class: "cards", "aria-label": "declared cards" }, ...declared.map(declaredCard)));
+    return row;
+  }));
+  const trick = document.getElementById("trick");
+  trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", {}, el("div", { class: "muted", text: seatName(seat) }), cardFace(token))));
+  if (!seen.trick.length) trick.append(el("span", { class: "muted", text: "no card played yet" }));
+  document.getElementById("last-trick").textContent = view.last_trick ? "Last trick: " + cardsInText(view.last_trick) : "";
+}
+
+function declaredCard(item) {
+  const face = cardFace(item.card, "span", { class: "card small " + ((cardParts(item.card) || {}).suit || "") });
+  if (item.declared) face.title = `${cardName(item.card)}: declared in ${item.declared}`;
+  return face;
+}
+
+function drawHand() {
+  const plays = new Map(view.legal.filter((a) => a.kind === "play").map((a) => [a.card, a]));
+  const hand = document.getElementById("hand");
+  hand.replaceChildren(...view.hand.map((item) => {
+    const move = plays.get(item.card);
+    const button = cardFace(item.card, "button", {
+      class: "card " + ((cardParts(item.card) || {}).suit || "") + (move ? " legal" : " illegal"),
+      disabled: !move,
+      onclick: () => move && act(move.id),
+    });
+    if (move && values[move.text] !== undefined) button.append(el("span", { class: "value", text: valueText(values[move.text]) }));
+    return button;
+  }));
+  const own = document.getElementById("own-table");
+  const mine = view.table_cards[view.seat];
+  own.replaceChildren(...(mine.length ? [el("div", { class: "muted", text: "Your cards on the table (declared):" }),
+    el("div", { class: "cards" }, ...mine.map(declaredCard))] : []));
+  const others = view.legal.filter((a) => a.kind !== "play");
+  document.getElementById("actions").replaceChildren(...others.map((a) => {
+    const button = el("button", { onclick: () => act(a.id), title: a.text, "data-action": a.text },
+      cardsInText(capital(a.words)));
+    if (a.points !== undefined) button.append(el("span", { class: "points", text: `${a.points} points` }));
+    if (values[a.text] !== undefined) button.append(el("span", { class: "value", text: " " + valueText(values[a.text]) }));
+    return button;
+  }));
+}
+
+function valueText(value) {
+  if (Array.isArray(value)) return `≈${value[0].toFixed(0)}±${value[1].toFixed(0)}`;
+  return (value > 0 ? "+" : "") + value;
+}
+
+function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+function drawScores() {
+  const scores = view.scores;
+  const sides = scores.game.map((_, side) => view.names.filter((_, seat) => scores.side_of[seat] === side).join(" + "));
+  const sheet = document.getElementById("sheet");
+  sheet.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "this hand" }), el("th", { text: "game" })),
+    ...sides.map((name, side) => el("tr", {}, el("td", { text: name + (side === scores.your_side ? " (you)" : "") }),
+      el("td", { class: "n", text: String(scores.hand[side]) }), el("td", { class: "n", text: String(scores.game[side]) }))));
+  document.getElementById("score-line").textContent = sides.map((name, side) => `${name} ${scores.game[side]}`).join(" · ") +
+    (view.target ? ` (game: ${view.target})` : " (one deal)");
+  document.getElementById("hand-scores").replaceChildren(...scores.events.map((e) =>
+    el("tr", {}, el("td", { text: view.names[e.seat] }), el("td", { class: "n", text: (e.points > 0 ? "+" : "") + e.points }),
+      el("td", { text: cardsInText(e.why) }))));
+  const log = document.getElementById("log");
+  log.replaceChildren(...view.log.map((line) => el("li", { text: cardsInText(line) })));
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawStatus() {
+  if (view.over) {
+    const won = view.scores.winner;
+    const names = view.names.filter((_, seat) => view.scores.side_of[seat] === won).join(" + ");
+    say(won >= 0 ? `The game is over: ${names} won.` : "The game is over: a drawn game.");
+  } else if (view.to_act === view.seat) {
+    say(`Your move: ${view.phase}.`);
+  } else if (view.thinking >= 0) {
+    say(`${view.names[view.thinking]} is thinking…`);
+  } else {
+    say(`Waiting for ${view.names[view.to_act]}.`);
+  }
+  document.getElementById("over").hidden = !view.over;
+  document.getElementById("values").disabled = view.to_act !== view.seat;
+}
+
+function draw() {
+  drawTable();
+  drawHand();
+  drawScores();
+  drawStatus();
+}
+
+function showReview(items) {
+  const list = document.getElementById("review-list");
+  if (!items.length) { list.replaceChildren(el("li", { text: "The bot would have played as you did at every move it looked at." })); return; }
+  list.replaceChildren(...items.map((item) => el("li", { text: cardsInText(
+    `Move ${item.index + 1}: you ${item.played_words}; the bot would ${item.bot_words} (about ${item.cost.toFixed(0)} points better, ±${item.error.toFixed(0)})`) })));
+}
+
+function receive(event) {
+  const message = JSON.parse(event.data);
+  if (message.kind === "view") {
+    view = message;
+    draw();
+  } else if (message.kind === "refused") {
+    say(message.message, true);
+  } else if (message.kind === "values") {
+    values = message.values;
+    document.getElementById("values-note").textContent = message.exact
+      ? "Exact values under best play by both sides (points for your side, minus the other's, to the end of the hand)."
+      : "Estimates by the search bot from what you can see (points, ± one standard error).";
+    drawHand();
+  } else if (message.kind === "review") {
+    showReview(message.items);
+  } else if (message.kind === "error") {
+    say(message.message, true);
+    retry = 0;
+  }
+}
+
+function connect() {
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${window.location.host}/ws/${encodeURIComponent(tableId)}`);
+  socket.addEventListener("open", () => { retry = 500; socket.send(JSON.stringify({ token })); });
+  socket.addEventListener("message", receive);
+  socket.addEventListener("close", () => {
+    if (retry === 0) return;
+    say("Connection lost: reconnecting…", true);
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 8000);
+  });
+}
+
+async function download() {
+  try {
+    const answer = await fetch(`/api/tables/${encodeURIComponent(tableId)}/record`, { headers: { "X-Seat-Token": token } });
+    const data = await answer.json();
+    if (!answer.ok) throw new Error(data.error);
+    const link = el("a", { href: URL.createObjectURL(new Blob([JSON.stringify(data, null, 1)], { type: "application/json" })),
+      download: `bezique-${tableId}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } catch (error) {
+    say(error.message, true);
+  }
+}
+
+function typed() {
+  const entry = document.getElementById("entry");
+  const text = entry.value.trim();
+  if (!text) return;
+  entry.value = "";
+  act(/^\d+$/.test(text) ? text : text);
+}
+
+document.getElementById("send").addEventListener("click", typed);
+document.getElementById("entry").addEventListener("keydown", (event) => { if (event.key === "Enter") typed(); });
+document.getElementById("values").addEventListener("click", () => { say("Working out the values…"); send({ ask: "values" }); });
+document.getElementById("review").addEventListener("click", () => { say("Reviewing your play…"); send({ ask: "review" }); });
+document.getElementById("download").addEventListener("click", download);
+if (!token) say("This link has no seat token: ask for your seat's link.", true);
+else connect();

@@ -1,0 +1,177 @@
+"""The web table's store: one SQLite file holding every table and every action taken.
+
+Everything the server must not lose goes through :class:`Store`, and nothing else
+touches the database, so that a shared database could replace this one module when
+one server process is no longer enough.  The file runs in write-ahead-log mode with
+full synchronisation: :meth:`Store.add_action` returns only once the action is on
+disk, and the server acknowledges an action only after it returns.  A table is kept
+as its setup (the variant by registered name and overrides, the seed, the seats, the
+hashes of the seats' tokens) and the texts of its actions in order: the game is the
+replay of them (:mod:`bezique.web.tables`).
+
+The database carries a schema version (``PRAGMA user_version``); :data:`MIGRATIONS`
+takes an older file to the present one, and a newer file is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from bezique.errors import BeziqueError
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE tables (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        setup TEXT NOT NULL
+    );
+    CREATE TABLE actions (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        number INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        PRIMARY KEY (table_id, number)
+    );
+    CREATE TABLE records (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        record TEXT NOT NULL
+    );
+    """,
+)
+"""The schema, one script a version: version N is the first N scripts run in order."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+"""The version of the schema this module writes."""
+
+
+class StoreError(BeziqueError):
+    """The store cannot be opened or written (a newer schema, a file that is no database)."""
+
+
+class Store:
+    """The tables, their actions and the uploaded records, in one SQLite file."""
+
+    def __init__(self, path: str | Path) -> None:
+        """Open (or create) the database at ``path`` and bring its schema up to date."""
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot use it as the table store: {exc}") from None
+
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path}: written by a newer bezique (store schema {version}; this one "
+                f"reads up to {SCHEMA_VERSION}); use that version or another --db file"
+            )
+        for number in range(version, SCHEMA_VERSION):  # each step whole or not at all
+            self._db.executescript(
+                f"BEGIN IMMEDIATE; {MIGRATIONS[number]} PRAGMA user_version={number + 1}; COMMIT;"
+            )
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self._lock)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+    # --- tables -------------------------------------------------------------------------
+
+    def add_table(self, table_id: str, setup: Mapping[str, Any]) -> None:
+        """Store a new table's setup (plain JSON data)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO tables (id, created, setup) VALUES (?, ?, ?)",
+                (table_id, time.time(), json.dumps(setup, sort_keys=True)),
+            )
+
+    def add_action(self, table_id: str, number: int, text: str) -> None:
+        """Store the table's action ``number`` (0 the first), on disk when this returns."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO actions (table_id, number, text) VALUES (?, ?, ?)",
+                (table_id, number, text),
+            )
+
+    def remove_actions_from(self, table_id: str, number: int) -> None:
+        """Take back the table's actions from ``number`` on (an undo, or a failed replay)."""
+        with self._transaction():
+            self._db.execute(
+                "DELETE FROM actions WHERE table_id = ? AND number >= ?", (table_id, number)
+            )
+
+    def table_ids(self) -> list[str]:
+        """Every table's id, the oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id FROM tables ORDER BY created, id").fetchall()
+        return [row[0] for row in rows]
+
+    def table(self, table_id: str) -> tuple[dict[str, Any], list[str]] | None:
+        """The table's setup and its actions' texts in order, or None if there is none."""
+        with self._lock:
+            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            actions = self._db.execute(
+                "SELECT text FROM actions WHERE table_id = ? ORDER BY number", (table_id,)
+            ).fetchall()
+        return json.loads(row[0]), [text for (text,) in actions]
+
+    # --- records ----------------------------------------------------------------------
+
+    def add_record(self, record_id: str, record: Mapping[str, Any]) -> None:
+        """Store an uploaded record (already checked to replay)."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO records (id, created, record) VALUES (?, ?, ?)",
+                (record_id, time.time(), json.dumps(record, sort_keys=True)),
+            )
+
+    def record(self, record_id: str) -> dict[str, Any] | None:
+        """The uploaded record ``record_id``, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT record FROM records WHERE id = ?", (record_id,)
+            ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+
+class _Transaction:
+    """One write, all of it or none: ``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK``)."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
+        self._db = db
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        try:
+            self._db.execute("ROLLBACK" if kind is not None else "COMMIT")
+        finally:
+            self._lock.release()
+
+
+def rows(store: Store) -> Iterator[tuple[str, dict[str, Any], list[str]]]:
+    """Every stored table: its id, setup and actions (what a restarted server resumes)."""
+    for table_id in store.table_ids():
+        found = store.table(table_id)
+        if found is not None:
+            yield table_id, *found
