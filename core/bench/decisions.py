@@ -40,7 +40,15 @@ from bezique.players.search import near_stock_end
 from bezique.simulation.simulate import Progress
 from bezique.simulation.tournament import text_table
 
-__all__ = ["ORDERS", "action_worth", "decision_bench", "decision_positions", "format_decisions"]
+__all__ = [
+    "ORDERS",
+    "action_worth",
+    "action_worths",
+    "decision_bench",
+    "decision_positions",
+    "format_decisions",
+    "mean_and_error",
+]
 
 ORDERS = 40
 """Orders of the stock an action's worth is averaged over."""
@@ -66,20 +74,30 @@ def decision_positions(variant: str, count: int, seed: int) -> list[GameState]:
 def action_worth(state: GameState, action: Action, orders: int, seed: int) -> float:
     """The mean lead at the hand's end of the side to act, ``action`` played then the heuristic's.
 
-    Over ``orders`` orders of the stock, drawn from ``seed`` (the same for every action).
+    Over ``orders`` orders of the stock, drawn from ``seed`` (the same for every action):
+    the mean of :func:`action_worths`.
+    """
+    return sum(action_worths(state, action, orders, seed)) / orders
+
+
+def action_worths(state: GameState, action: Action, orders: int, seed: int) -> list[float]:
+    """The lead at the hand's end of the side to act, ``action`` played then the heuristic's.
+
+    One for each of ``orders`` orders of the stock, drawn from ``seed`` (the same for
+    every action, so that two actions' leads are paired order by order).
     """
     heuristic = player_for("heuristic")
     side = state.side_of[state.to_act]
     start = list(state.scores)
     rng = random.Random(seed)
-    total = 0.0
+    worths = []
     for _ in range(orders):
         world = state.clone()
         rng.shuffle(world.stock)
         world.apply(action)
         play_on(world, heuristic, rng)
-        total += ahead(hand_gains(world, state.hand_no, start), side)
-    return total / orders
+        worths.append(ahead(hand_gains(world, state.hand_no, start), side))
+    return worths
 
 
 def decision_bench(
@@ -147,7 +165,7 @@ def _summary(gains: Sequence[float | None]) -> dict[str, Any]:
 
     A decision where the choice was the heuristic's gains nought.
     """
-    mean, error = _mean_and_error([gain or 0.0 for gain in gains])
+    mean, error = mean_and_error([gain or 0.0 for gain in gains])
     differing = [gain for gain in gains if gain is not None]
     return {
         "decisions": len(gains),
@@ -158,7 +176,7 @@ def _summary(gains: Sequence[float | None]) -> dict[str, Any]:
     }
 
 
-def _mean_and_error(values: Sequence[float]) -> tuple[float, float | None]:
+def mean_and_error(values: Sequence[float]) -> tuple[float, float | None]:
     """The mean of ``values`` and its standard error (None for fewer than two)."""
     count = len(values)
     mean = sum(values) / count if count else 0.0
@@ -175,7 +193,7 @@ def _paired(gains: Sequence[float | None], first: Sequence[float | None]) -> dic
     chose alike, and its error is that of the positions where they chose apart.
     """
     differences = [(gain or 0.0) - (other or 0.0) for gain, other in zip(gains, first, strict=True)]
-    mean, error = _mean_and_error(differences)
+    mean, error = mean_and_error(differences)
     return {
         "apart": sum(1 for difference in differences if difference),
         "mean_difference": mean,

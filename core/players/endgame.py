@@ -29,7 +29,7 @@ from bezique.engine.state import GAME_OVER
 if TYPE_CHECKING:
     from bezique.game import GameState
 
-__all__ = ["WON", "TooLarge", "hand_gains", "solvable", "solve"]
+__all__ = ["WON", "TooLarge", "action_values", "hand_gains", "solvable", "solve"]
 
 WON = 1_000_000
 """The value of a game won at once (beyond any lead in points a hand can give)."""
@@ -90,6 +90,25 @@ def solve(state: GameState, side: int, max_nodes: int | None = None) -> tuple[in
             best_value, best = value, action
         alpha = max(alpha, value)
     return best_value, best
+
+
+def action_values(
+    state: GameState, side: int, max_nodes: int | None = None
+) -> list[tuple[Action, int]]:
+    """Return each legal action of ``side`` (to act) with its exact value, as :func:`solve` values.
+
+    Each action's value is searched in full (no window narrowed by the actions before
+    it), so every value is exact, not only the best one; the searches share one memo
+    and one count of positions.  Raise :class:`TooLarge` once more than ``max_nodes``
+    positions have been searched in all.
+    """
+    solver = _Solver(state, side, max_nodes)
+    values = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        values.append((action, solver.value(child, -2 * WON, 2 * WON)))
+    return values
 
 
 class _Solver:
