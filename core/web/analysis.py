@@ -30,7 +30,7 @@ from typing import Any, TypedDict
 from bezique.actions import Action
 from bezique.bench.decisions import action_worths, mean_and_error
 from bezique.errors import BeziqueError
-from bezique.game import GameState
+from bezique.game import GameState, from_json
 from bezique.players import Player, decide, player_for
 from bezique.players.endgame import TooLarge, action_values, solvable
 from bezique.players.search import SOLVER_NODES
@@ -245,3 +245,19 @@ def _check_review(position: GameState, seat: int, limit: int, orders: int) -> No
             f"a review lists at least 1 decision (not {limit}) and costs each over "
             f"2 to {MAX_PLAYOUTS} orders of the stock (not {orders})"
         )
+
+
+REVIEW_SPEC = "search:iterations=200"
+"""The bot a page's review compares the seat's play with (a budget a request can bear)."""
+
+
+def estimates_of_saved(
+    saved: Mapping[str, Any], seat: int, iterations: int, seed: int = 0
+) -> dict[str, tuple[float, float]]:
+    """:func:`estimates` of a saved state (what a worker process is sent)."""
+    return estimates(from_json(saved), seat, iterations, seed)
+
+
+def review_of_record(record: Mapping[str, Any], seat: int, limit: int) -> list[ReviewItem]:
+    """:func:`review` of a record against :data:`REVIEW_SPEC` (what a worker process is sent)."""
+    return review(record, seat, REVIEW_SPEC, limit, orders=8)

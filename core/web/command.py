@@ -52,8 +52,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     app = make_app(args.db, args.workers)
     print(
-        f"bezique: tables kept in {args.db}; open http://{args.host}:{args.port}/ "
-        "(Ctrl-C stops)",
+        f"bezique: tables kept in {args.db}; open http://{args.host}:{args.port}/ (Ctrl-C stops)",
         file=sys.stderr,
     )
     uvicorn.run(

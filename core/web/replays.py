@@ -18,6 +18,7 @@ from bezique.records.record import parse_record, replay
 from bezique.rulebook import diff_html, render_html, rule_lines
 from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.variant import variant_summaries
+from bezique.web import analysis
 from bezique.web.seatview import card
 from bezique.web.store import Store
 from bezique.web.tables import Table, new_table
@@ -164,8 +165,6 @@ def _parent(rules: Ruleset) -> Ruleset | None:
 
 async def answer(server: Server, table: Table, seat: int, question: str) -> dict[str, Any]:
     """The answer to a seat's question of :data:`QUESTIONS`, worked out in the bots' pool."""
-    from bezique.web import analysis
-
     state = table.state
     if question == "values":
         if state.to_act != seat or state.is_over():
@@ -179,5 +178,5 @@ async def answer(server: Server, table: Table, seat: int, question: str) -> dict
         return {"kind": "values", "exact": False, "values": found}
     if not state.is_over():
         raise BeziqueError("a review is given once the game is over")
-    found = await server.bots.run(analysis.review_of_record, table.record(), seat, REVIEW_BUDGET)
-    return {"kind": "review", "items": found}
+    items = await server.bots.run(analysis.review_of_record, table.record(), seat, REVIEW_BUDGET)
+    return {"kind": "review", "items": items}
