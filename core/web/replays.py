@@ -153,12 +153,16 @@ def rulebook(rules: Ruleset, differences: bool = False) -> str:
 
 
 def _parent(rules: Ruleset) -> Ruleset | None:
-    """The registered variant these rules build on, if they are not it."""
-    chain = rules.variant.chain
-    if len(chain) < 2:
+    """The variant these rules build on: the file under their overrides, or its parent file."""
+    variant = rules.variant
+    if variant.overrides:
+        base = variant.chain[-1]
+    elif len(variant.chain) >= 2:
+        base = variant.chain[-2]
+    else:
         return None
     try:
-        return ruleset_for(chain[0])
+        return ruleset_for(base)
     except BeziqueError:
         return None
 
