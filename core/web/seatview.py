@@ -60,6 +60,7 @@ def seat_message(table: Table, seat: int) -> dict[str, Any]:
         "observation": seen,
         "hand": [card(token, words) for token in sorted_hand(view)],
         "table_cards": [[card(t, words) for t in cards] for cards in seen["table"]],
+        "places": _places(seen["places"], [s.name for s in table.seats], words),
         "legal": _legal(state, seat, shown) if shown else [],
         "phase": words.phase(state.phase),
         "to_act": -1 if state.is_over() else state.to_act,
@@ -71,6 +72,25 @@ def seat_message(table: Table, seat: int) -> dict[str, Any]:
         "over": state.is_over(),
         "referee": state.at_table,
     }
+
+
+_PLACE = re.compile(r"(.+)-(\d+)")
+"""A place of one seat's: ``open-1`` (the Polish open rows of seat 1)."""
+
+
+def _places(
+    places: dict[str, list[str]], names: list[str], words: Words
+) -> list[dict[str, Any]]:
+    """The cards plugins lay face up elsewhere, each place named in words."""
+    shown = []
+    for name, cards in places.items():
+        found = _PLACE.fullmatch(name)
+        if found is not None and int(found[2]) < len(names):
+            said = f"{words.say('place.' + found[1])}: {names[int(found[2])]}"
+        else:
+            said = words.say("place." + name)
+        shown.append({"name": said, "cards": [card(t, words) for t in cards]})
+    return shown
 
 
 def _legal(state: GameState, seat: int, shown: list[str]) -> list[dict[str, Any]]:

@@ -66,4 +66,7 @@ def open_cards(data: Mapping[str, Any]) -> list[RuleProse]:
 @hookimpl
 def bezique_words() -> dict[str, str]:
     """Polish bezique's own sense of a score key (:mod:`bezique.rules.words`)."""
-    return {"seven_of_trumps.declare_points": "the seven of trumps won in a trick"}
+    return {
+        "seven_of_trumps.declare_points": "the seven of trumps won in a trick",
+        "place.open": "open cards",
+    }

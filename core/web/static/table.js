@@ -45,6 +45,10 @@ function drawTable() {
     if (declared.length) row.append(el("div", { class: "cards", "aria-label": "declared cards" }, ...declared.map(declaredCard)));
     return row;
   }));
+  const places = document.getElementById("places");
+  places.replaceChildren(...view.places.filter((p) => p.cards.length).map((p) =>
+    el("div", { class: "seat" }, el("div", { class: "name", text: p.name }),
+      el("div", { class: "cards" }, ...p.cards.map(declaredCard)))));
   const trick = document.getElementById("trick");
   trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", {}, el("div", { class: "muted", text: seatName(seat) }), cardFace(token))));
   if (!seen.trick.length) trick.append(el("span", { class: "muted", text: "no card played yet" }));
@@ -76,7 +80,8 @@ function drawHand() {
     el("div", { class: "cards" }, ...mine.map(declaredCard))] : []));
   const others = view.legal.filter((a) => a.kind !== "play");
   document.getElementById("actions").replaceChildren(...others.map((a) => {
-    const button = el("button", { onclick: () => act(a.id), title: a.text, "data-action": a.text },
+    const button = el("button", { onclick: () => act(a.id), title: a.text, "data-action": a.text,
+      onmouseenter: () => mark(a.cards), onmouseleave: () => mark([]), onfocus: () => mark(a.cards), onblur: () => mark([]) },
       cardsInText(capital(a.words)));
     if (a.points !== undefined) button.append(el("span", { class: "points", text: `${a.points} points` }));
     if (values[a.text] !== undefined) button.append(el("span", { class: "value", text: " " + valueText(values[a.text]) }));
@@ -84,7 +89,18 @@ function drawHand() {
   }));
 }
 
+function mark(cards) {
+  // The cards a declaration names, marked in the hand and on the table while it is pointed at.
+  const wanted = (cards || []).slice();
+  for (const face of document.querySelectorAll("#hand .card, #own-table .card")) {
+    const at = wanted.indexOf(face.dataset.card);
+    face.classList.toggle("marked", at >= 0);
+    if (at >= 0) wanted.splice(at, 1);
+  }
+}
+
 function valueText(value) {
+  if (typeof value === "number" && Math.abs(value) >= 1000000) return value > 0 ? "wins" : "loses";
   if (Array.isArray(value)) return `≈${value[0].toFixed(0)}±${value[1].toFixed(0)}`;
   return (value > 0 ? "+" : "") + value;
 }
