@@ -406,3 +406,20 @@ def test_a_tables_rulebook_says_how_its_house_rule_differs(client: TestClient) -
     page = client.get(f"/tables/{table}/rules").text
     assert "How it differs from" in page and "300" in page
     assert client.get("/rules/nothing-such").status_code == 400
+
+
+def test_a_refereed_table_takes_a_report_typed_by_the_seat(client: TestClient, db: str) -> None:
+    table, tokens = new_table(client, seats=[TWO_SEATS[0], TWO_SEATS[0]], referee=True)
+    state = server_of(client).tables[table].state
+    assert state.at_table and state.to_act == 1
+    exposed = state.deck.card_text(state.hands[0][0])
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"token": tokens[0]})  # seat 0 reports though seat 1 is to play
+        socket.receive_json()
+        socket.send_json({"act": f"irregular exposed_card {exposed}"})
+        view = socket.receive_json()
+    assert view["kind"] == "view" and view["moves"] == 1
+    assert state.phase == "remedy" and {a["text"] for a in view["legal"]} == set()
+    setup, actions = Store(db).table(table) or ({}, [])
+    assert setup["referee"] is True and actions == [f"irregular exposed_card {exposed}"]
+    assert Table.resume(table, setup, actions, Store(db)).state == state

@@ -129,8 +129,15 @@ class Pages:
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RequestError("seed: must be a whole number, or left out for a random one")
+        referee = data.get("referee", False)
+        if not isinstance(referee, bool):
+            raise RequestError("referee: must be true or false")
         table, tokens = new_table(
-            self.server.store, variant=variant, seats=data.get("seats") or [], seed=seed
+            self.server.store,
+            variant=variant,
+            seats=data.get("seats") or [],
+            seed=seed,
+            referee=referee,
         )
         self.server.add(table)
         return JSONResponse(_links(table, tokens))

@@ -78,9 +78,7 @@ _PLACE = re.compile(r"(.+)-(\d+)")
 """A place of one seat's: ``open-1`` (the Polish open rows of seat 1)."""
 
 
-def _places(
-    places: dict[str, list[str]], names: list[str], words: Words
-) -> list[dict[str, Any]]:
+def _places(places: dict[str, list[str]], names: list[str], words: Words) -> list[dict[str, Any]]:
     """The cards plugins lay face up elsewhere, each place named in words."""
     shown = []
     for name, cards in places.items():

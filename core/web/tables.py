@@ -180,6 +180,7 @@ def game_of(setup: Mapping[str, Any]) -> GameState:
         seed=setup["seed"],
         decks=setup.get("decks") or None,
         first_dealer=setup.get("first_dealer", 0),
+        referee=bool(setup.get("referee", False)),
     )
 
 
@@ -193,6 +194,7 @@ def new_table(
     prefix: Sequence[str] = (),
     decks: Sequence[Sequence[str]] = (),
     first_dealer: int = 0,
+    referee: bool = False,
 ) -> tuple[Table, dict[int, str]]:
     """Set up and store a table; the table and each person's seat token.
 
@@ -200,7 +202,8 @@ def new_table(
     ``overrides`` merged over it;
     ``seats``: one mapping a seat, ``{"kind": "human" | "bot", "name": ..., "spec": ...}``;
     ``prefix``: actions already played (a game played on from a record's position), which
-    must replay.  Raise :class:`SetupError` saying what is wrong.
+    must replay; ``referee``: a refereed game (irregularities reported and penalised, see
+    :mod:`bezique.plugins.referee`).  Raise :class:`SetupError` saying what is wrong.
     """
     state = _started(variant, overrides, seed, decks, first_dealer)
     checked = _checked_seats(seats, state.players)
@@ -214,6 +217,7 @@ def new_table(
         "seed": state.seed,
         "decks": saved["decks"],
         "first_dealer": state.first_dealer,
+        "referee": referee,
         "title": state.rules.variant.title,
         "seats": checked,
     }

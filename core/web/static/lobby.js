@@ -42,6 +42,7 @@ async function start() {
   const seedText = document.getElementById("seed").value.trim();
   const body = { variant: document.getElementById("variant").value, seats: seats() };
   if (house) body.house = house;
+  if (document.getElementById("referee").checked) body.referee = true;
   if (seedText) {
     if (!/^\d{1,18}$/.test(seedText)) { problems.textContent = "The deal number is a whole number."; return; }
     body.seed = Number(seedText);
@@ -75,6 +76,16 @@ async function uploadRecord(event) {
   }
 }
 
+function followHouse() {
+  // House rules that extend a listed variant: its seats, so that they add up.
+  const match = /^extends:\s*["']?([a-z][a-z0-9_-]*)/m.exec(document.getElementById("house").value);
+  const choice = document.getElementById("variant");
+  if (match && variants.some((v) => v.name === match[1]) && choice.value !== match[1]) {
+    choice.value = match[1];
+    showSeats();
+  }
+}
+
 async function load() {
   variants = await requestJson("/api/variants");
   const choice = document.getElementById("variant");
@@ -87,7 +98,9 @@ async function load() {
   document.getElementById("house-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
     if (file) document.getElementById("house").value = await file.text();
+    followHouse();
   });
+  document.getElementById("house").addEventListener("input", followHouse);
 }
 
 load().catch((error) => { document.getElementById("problems").textContent = error.message; });
