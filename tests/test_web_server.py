@@ -84,6 +84,8 @@ BAD_SETUPS = {
         "seats: give at least one seat to a person",
     ),
     "unknown_variant": ({"variant": "ordinery"}, "did you mean 'ordinary'?"),
+    "variant_by_a_files_path": ({"variant": "pyproject.yaml"}, "never a file's"),
+    "variant_by_a_folder": ({"variant": "/etc/house.yaml"}, "never a file's"),
     "unknown_bot": ({"seats": [TWO_SEATS[0], {"kind": "bot", "spec": "genius"}]}, "genius"),
     "bot_beyond_the_budget": (
         {"seats": [TWO_SEATS[0], {"kind": "bot", "spec": "search:iterations=900000"}]},
@@ -406,6 +408,7 @@ def test_a_tables_rulebook_says_how_its_house_rule_differs(client: TestClient) -
     page = client.get(f"/tables/{table}/rules").text
     assert "How it differs from" in page and "300" in page
     assert client.get("/rules/nothing-such").status_code == 400
+    assert client.get("/rules/pyproject.yaml").status_code == 404
 
 
 def test_a_refereed_table_takes_a_report_typed_by_the_seat(client: TestClient, db: str) -> None:

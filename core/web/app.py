@@ -41,7 +41,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bezique.errors import BeziqueError, IllegalActionError
-from bezique.rules.ruleset import ruleset_for
+from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.web import replays
 from bezique.web.bots import BotPool
 from bezique.web.seatview import seat_message
@@ -124,8 +124,8 @@ class Pages:
             variant: Any = house_variant(house)
         else:
             variant = data.get("variant", "ordinary")
-            if not isinstance(variant, str):
-                raise RequestError("variant: must be a variant's name")
+            if not isinstance(variant, str) or not is_variant_name(variant):
+                raise RequestError("variant: must be a variant's name (never a file's)")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise RequestError("seed: must be a whole number, or left out for a random one")
@@ -185,8 +185,11 @@ class Pages:
         return found
 
     async def rules(self, request: Request) -> Response:
-        """``GET /rules/NAME``: a registered variant's rulebook."""
-        return HTMLResponse(replays.rulebook(ruleset_for(request.path_params["name"])))
+        """``GET /rules/NAME``: a registered variant's rulebook (by name only, never a path)."""
+        name = request.path_params["name"]
+        if not is_variant_name(name):
+            raise RequestError(f"there is no variant {name[:60]!r}", 404)
+        return HTMLResponse(replays.rulebook(ruleset_for(name)))
 
     async def table_rules(self, request: Request) -> Response:
         """``GET /tables/ID/rules``: a table's rulebook and what differs from its parent."""
@@ -198,6 +201,8 @@ class Pages:
         await websocket.accept()
         try:
             table, seat = await self._join(websocket)
+        except WebSocketDisconnect:
+            return
         except RequestError as exc:
             await websocket.send_json({"kind": "error", "message": str(exc)})
             await websocket.close(code=4403)

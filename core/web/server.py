@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bezique.errors import BeziqueError
-from bezique.web.bots import BotPool
+from bezique.web.bots import BotPool, inline
 from bezique.web.seatview import seat_message
 from bezique.web.store import Store, rows
 from bezique.web.tables import Table
@@ -102,12 +103,15 @@ class Server:
     async def _bots(self, table: Table) -> None:
         while (seat := table.bot_to_act()) is not None:
             moves = len(table.state.history)
-            table.thinking = seat
-            await self.broadcast(table)
+            spec = table.seats[seat].spec
+            if not inline(spec):  # the page shows a thinking bot as thinking
+                table.thinking = seat
+                await self.broadcast(table)
             try:
-                text = await self.bots.choose(
-                    table.state, table.seats[seat].spec, f"{table.state.seed}:{moves}"
-                )
+                text = await self.bots.choose(table.state, spec, f"{table.state.seed}:{moves}")
+            except Exception as exc:  # a bot's defect: said, and the table waits
+                print(f"bezique serve: table {table.id}: bot {spec!r}: {exc}", file=sys.stderr)
+                return
             finally:
                 table.thinking = -1
             async with self.locks[table.id]:
