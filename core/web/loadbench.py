@@ -4,8 +4,8 @@ The benchmark starts the real server (``python -m bezique serve``) in its own
 process on 127.0.0.1, with a database in a temporary folder it removes afterwards.
 It opens N tables at once, each with one person's seat (which the benchmark plays)
 and bots in the others, and plays every game to its end at once over the tables'
-sockets: as soon as a view says it is the person's move, a legal action is chosen at
-random (from the seed) and sent by its id.  It reports:
+sockets: as soon as a view says it is the person's move (or ``--think`` seconds
+later), a legal action is chosen at random (from the seed) and sent by its id.  It reports:
 
 * the moves a second over all the tables (every action, the bots' too: the ``moves``
   of each table's last view, over the time from the first table set up to the last
@@ -17,6 +17,9 @@ random (from the seed) and sent by its id.  It reports:
 * that every game finished, and is stored: the database is opened afterwards and each
   table replayed from it (:meth:`~bezique.web.tables.Table.resume`) to a finished game
   of as many actions as the person's seat saw.
+
+To see where the server spends its time, set ``BEZIQUE_SERVE_BENCH_PROFILE`` to a
+file name: the server then runs under :mod:`cProfile` and writes its profile there.
 
 Only the standard library and the web extra's ``websockets`` are used; the module
 imports the web framework nowhere (the server is another process).
@@ -40,7 +43,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,10 +54,17 @@ DEFAULT_TABLES = 100
 """How many tables ``serve-bench`` opens when ``--tables`` names no number."""
 MAX_TABLES = 1000
 """The most tables one run opens."""
+MAX_TARGET = 100_000
+"""The highest ``--target``."""
+MAX_THINK = 60.0
+"""The longest ``--think``, in seconds."""
 STALL_SECONDS = 120.0
 """How long a table may go without a message before the run gives up on it."""
 START_SECONDS = 60.0
 """How long the server is given to start answering."""
+PROFILE_VARIABLE = "BEZIQUE_SERVE_BENCH_PROFILE"
+"""When set, the environment variable naming the file the server's profile (cProfile's,
+of the whole run) is written to."""
 HOST = "127.0.0.1"
 """Where the server listens: this machine only."""
 
@@ -88,8 +98,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="POINTS",
         help="a lower game target (e.g. 300) so the games end sooner; default the variant's",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the person's pause before each move (default 0: at once, the server flat out)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and choices")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run plays: how many tables, of which variant, against which bots."""
+
+    tables: int = DEFAULT_TABLES
+    bot: str = "heuristic"
+    variant: str = "ordinary"
+    target: int | None = None
+    """A lower game target than the variant's (the games end sooner), or None."""
+    seed: int = 1
+    think: float = 0.0
+    """The seconds the person takes before each move (0: at once, the server flat out)."""
 
 
 @dataclass
@@ -111,11 +142,7 @@ class TableRun:
 class Report:
     """What a run measured (see the module's docstring)."""
 
-    tables: int
-    variant: str
-    bot: str
-    target: int | None
-    seed: int
+    plan: Plan
     seconds: float
     moves: int
     person_moves: int
@@ -123,6 +150,7 @@ class Report:
     p99_ms: float
     max_ms: float
     server_cpu_seconds: float | None
+    client_cpu_seconds: float
     finished: int
     stored: int
     refused: int
@@ -132,15 +160,21 @@ class Report:
         """Every table's actions, a second of the run."""
         return self.moves / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def whole(self) -> bool:
+        """Whether every game finished and is stored, and no action was refused."""
+        return self.finished == self.stored == self.plan.tables and not self.refused
+
     def to_json(self) -> dict[str, Any]:
         """The report as plain JSON data."""
         cpu = self.server_cpu_seconds
         return {
-            "tables": self.tables,
-            "variant": self.variant,
-            "bot": self.bot,
-            "target": self.target,
-            "seed": self.seed,
+            "tables": self.plan.tables,
+            "variant": self.plan.variant,
+            "bot": self.plan.bot,
+            "target": self.plan.target,
+            "seed": self.plan.seed,
+            "think_seconds": self.plan.think,
             "seconds": round(self.seconds, 3),
             "moves": self.moves,
             "moves_per_second": round(self.moves_per_second, 1),
@@ -151,7 +185,7 @@ class Report:
                 "max": round(self.max_ms, 2),
             },
             "server_cpu_seconds": None if cpu is None else round(cpu, 2),
-            "server_cpu_share": None if cpu is None else round(cpu / self.seconds, 3),
+            "client_cpu_seconds": round(self.client_cpu_seconds, 2),
             "finished": self.finished,
             "stored": self.stored,
             "refused": self.refused,
@@ -159,24 +193,27 @@ class Report:
 
     def lines(self) -> list[str]:
         """The report in words, a line a figure."""
-        cpu = self.server_cpu_seconds
-        target = f", games to {self.target}" if self.target is not None else ""
+        plan, cpu = self.plan, self.server_cpu_seconds
+        target = f", games to {plan.target}" if plan.target is not None else ""
+        think = f"; the person thinks {plan.think:g} s a move" if plan.think else ""
         return [
-            f"tables:        {self.tables} at once ({self.variant}{target}; bots {self.bot};"
-            f" seed {self.seed})",
+            f"tables:        {plan.tables} at once ({plan.variant}{target}; bots {plan.bot};"
+            f" seed {plan.seed}{think})",
             f"moves:         {self.moves} in {self.seconds:.1f} s,"
             f" {self.moves_per_second:.0f} a second",
             f"person's move: {self.person_moves} timed; median {self.median_ms:.1f} ms,"
             f" 99th percentile {self.p99_ms:.1f} ms, slowest {self.max_ms:.1f} ms",
-            "server CPU:    "
-            + (
-                "unknown (no /proc)"
-                if cpu is None
-                else f"{cpu:.1f} s ({cpu / self.seconds:.0%} of one core)"
-            ),
-            f"finished:      {self.finished} of {self.tables}; stored and replayed to the end:"
-            f" {self.stored} of {self.tables}; refused actions: {self.refused}",
+            f"CPU:           server {_share(cpu, self.seconds)};"
+            f" this client {_share(self.client_cpu_seconds, self.seconds)}",
+            f"finished:      {self.finished} of {plan.tables}; stored and replayed to the end:"
+            f" {self.stored} of {plan.tables}; refused actions: {self.refused}",
         ]
+
+
+def _share(cpu: float | None, seconds: float) -> str:
+    if cpu is None:
+        return "unknown (no /proc)"
+    return f"{cpu:.1f} s ({cpu / seconds:.0%} of one core)" if seconds > 0 else f"{cpu:.1f} s"
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -189,24 +226,16 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 def run_serve_bench(args: argparse.Namespace) -> int:
     """Run the benchmark the options ask for; print its report; 0 if every game was stored."""
-    _check(args)
-    report = bench(
-        tables=args.tables,
-        bot=args.bot,
-        variant=args.variant,
-        target=args.target,
-        seed=args.seed,
-        progress=sys.stderr.isatty(),
-    )
+    plan = _checked(args)
+    report = bench(plan, progress=sys.stderr.isatty())
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print("\n".join(report.lines()))
-    whole = report.finished == report.stored == report.tables and not report.refused
-    return 0 if whole else 1
+    return 0 if report.whole else 1
 
 
-def _check(args: argparse.Namespace) -> None:
+def _checked(args: argparse.Namespace) -> Plan:
     try:
         import websockets  # noqa: F401
     except ImportError:
@@ -216,38 +245,33 @@ def _check(args: argparse.Namespace) -> None:
         ) from None
     if not 1 <= args.tables <= MAX_TABLES:
         raise BeziqueError(f"--tables {args.tables}: from 1 to {MAX_TABLES}")
-    if args.target is not None and not 1 <= args.target <= 100_000:
-        raise BeziqueError(f"--target {args.target}: from 1 to 100000 points")
+    if args.target is not None and not 1 <= args.target <= MAX_TARGET:
+        raise BeziqueError(f"--target {args.target}: from 1 to {MAX_TARGET} points")
+    if not 0 <= args.think <= MAX_THINK:
+        raise BeziqueError(f"--think {args.think}: from 0 to {MAX_THINK:g} seconds")
+    return Plan(args.tables, args.bot, args.variant, args.target, args.seed, args.think)
 
 
-def bench(
-    *,
-    tables: int,
-    bot: str = "heuristic",
-    variant: str = "ordinary",
-    target: int | None = None,
-    seed: int = 1,
-    progress: bool = False,
-) -> Report:
-    """Start a server, play ``tables`` games at once against it, and measure (see the module)."""
+def bench(plan: Plan, *, progress: bool = False) -> Report:
+    """Start a server, play ``plan``'s games at once against it, and measure (see the module)."""
     from bezique.game import new_game
 
     try:
-        players = new_game(variant, seed=0).players
+        players = new_game(plan.variant, seed=0).players
     except BeziqueError as exc:
-        raise LoadBenchError(f"--variant {variant}: {exc}") from None
-    setup = _setup(variant, target, bot, players)
+        raise LoadBenchError(f"--variant {plan.variant}: {exc}") from None
+    setup = _setup(plan, players)
     folder = Path(tempfile.mkdtemp(prefix="bezique-serve-bench-"))
     try:
         db = folder / "tables.sqlite"
-        port = _free_port()
         log = folder / "server.log"
         with log.open("wb") as output:
+            port = _free_port()
             server = _start(db, port, output)
             try:
-                runs, seconds, cpu = asyncio.run(
-                    _played(port, server, setup, tables, seed, progress, log)
-                )
+                clock = time.process_time()
+                runs, seconds, cpu = asyncio.run(_played(plan, setup, port, server, log, progress))
+                client = time.process_time() - clock
             finally:
                 _stop(server)
         stored = _stored(db, runs)
@@ -255,11 +279,7 @@ def bench(
         shutil.rmtree(folder, ignore_errors=True)
     latencies = [value * 1000 for run in runs for value in run.latencies]
     return Report(
-        tables=tables,
-        variant=variant,
-        bot=bot,
-        target=target,
-        seed=seed,
+        plan=plan,
         seconds=seconds,
         moves=sum(run.moves for run in runs),
         person_moves=len(latencies),
@@ -267,14 +287,16 @@ def bench(
         p99_ms=percentile(latencies, 0.99),
         max_ms=max(latencies, default=0.0),
         server_cpu_seconds=cpu,
+        client_cpu_seconds=client,
         finished=sum(run.over for run in runs),
         stored=stored,
         refused=sum(run.refused for run in runs),
     )
 
 
-def _setup(variant: str, target: int | None, bot: str, players: int) -> dict[str, Any]:
+def _setup(plan: Plan, players: int) -> dict[str, Any]:
     """The body of ``POST /api/tables`` (without its seed): seat 0 a person, bots after."""
+    variant, target, bot = plan.variant, plan.target, plan.bot
     seats = [{"kind": "human", "name": "bench"}]
     seats += [{"kind": "bot", "spec": bot, "name": f"bot {n}"} for n in range(1, players)]
     if target is None:
@@ -295,6 +317,9 @@ def _free_port() -> int:
 
 def _start(db: Path, port: int, output: Any) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "bezique", "serve", "--db", str(db), "--port", str(port)]
+    profile = os.environ.get(PROFILE_VARIABLE)
+    if profile:
+        command[1:1] = ["-m", "cProfile", "-o", str(Path(profile).resolve())]
     return subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=output, stderr=output, cwd=db.parent
     )
@@ -314,19 +339,19 @@ def _stop(server: subprocess.Popen[bytes]) -> None:
 
 
 async def _played(
+    plan: Plan,
+    setup: dict[str, Any],
     port: int,
     server: subprocess.Popen[bytes],
-    setup: dict[str, Any],
-    tables: int,
-    seed: int,
-    progress: bool,
     log: Path,
+    progress: bool,
 ) -> tuple[list[TableRun], float, float | None]:
     """Every table set up and played; the runs, the seconds taken, the server's CPU seconds."""
     base = f"http://{HOST}:{port}"
     await _ready(base, server, log)
     cpu_before = process_tree_cpu(server.pid)
     started = time.perf_counter()
+    tables, seed = plan.tables, plan.seed
     links = await asyncio.gather(
         *(_post(f"{base}/api/tables", {**setup, "seed": seed * 100_003 + n}) for n in range(tables))
     )
@@ -341,7 +366,7 @@ async def _played(
     try:
         await asyncio.gather(
             *(
-                _play(port, run, random.Random(f"{seed}:{n}"), finished)
+                _play(port, run, random.Random(f"{seed}:{n}"), plan.think, finished)
                 for n, run in enumerate(runs)
             )
         )
@@ -361,6 +386,7 @@ async def _ready(base: str, server: subprocess.Popen[bytes], log: Path) -> None:
             said = log.read_text("utf-8", errors="replace").strip().splitlines()[-5:]
             raise LoadBenchError("the server stopped at its start: " + " / ".join(said))
         try:
+            # the list of variants loads them all: the server is warm before the clock starts
             await asyncio.to_thread(_http, f"{base}/api/variants", None)
             return
         except OSError:
@@ -371,11 +397,11 @@ async def _ready(base: str, server: subprocess.Popen[bytes], log: Path) -> None:
             await asyncio.sleep(0.1)
 
 
-def _http(url: str, body: dict[str, Any] | None) -> Any:
+def _http(url: str, body: dict[str, Any] | None) -> bytes:
     data = None if body is None else json.dumps(body).encode("utf-8")
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=STALL_SECONDS) as answer:
-        return json.loads(answer.read().decode("utf-8"))
+        return bytes(answer.read())
 
 
 async def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -384,7 +410,7 @@ async def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     except urllib.error.HTTPError as exc:
         said = exc.read().decode("utf-8", errors="replace")
         raise LoadBenchError(f"the server refused a table: {exc.code} {said}") from None
-    return dict(answer)
+    return dict(json.loads(answer.decode("utf-8")))
 
 
 def _run_of(link: dict[str, Any]) -> TableRun:
@@ -392,7 +418,9 @@ def _run_of(link: dict[str, Any]) -> TableRun:
     return TableRun(link["table"], int(seat["seat"]), str(seat["url"]).partition("#")[2])
 
 
-async def _play(port: int, run: TableRun, rng: random.Random, finished: Any) -> None:
+async def _play(
+    port: int, run: TableRun, rng: random.Random, think: float, finished: Callable[[], None]
+) -> None:
     """Play ``run``'s person seat to the game's end over the table's socket."""
     from websockets.asyncio.client import connect
 
@@ -428,6 +456,8 @@ async def _play(port: int, run: TableRun, rng: random.Random, finished: Any) -> 
             if message["to_act"] == run.seat and legal and not sent and run.moves > acted_at:
                 acted_at = run.moves
                 choice = rng.choice(legal)["id"]
+                if think:
+                    await asyncio.sleep(think)
                 sent = time.perf_counter()
                 await socket_.send(json.dumps({"act": choice}))
 
