@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bezique.errors import BeziqueError
-from bezique.web.bots import BotPool
+from bezique.web.bots import BotPool, inline
 from bezique.web.seatview import seat_message
 from bezique.web.store import Store, rows
 from bezique.web.tables import Table
@@ -102,12 +102,12 @@ class Server:
     async def _bots(self, table: Table) -> None:
         while (seat := table.bot_to_act()) is not None:
             moves = len(table.state.history)
-            table.thinking = seat
-            await self.broadcast(table)
+            spec = table.seats[seat].spec
+            if not inline(spec):  # a quick bot decides at once: nobody would see it think
+                table.thinking = seat
+                await self.broadcast(table)
             try:
-                text = await self.bots.choose(
-                    table.state, table.seats[seat].spec, f"{table.state.seed}:{moves}"
-                )
+                text = await self.bots.choose(table.state, spec, f"{table.state.seed}:{moves}")
             finally:
                 table.thinking = -1
             async with self.locks[table.id]:
