@@ -274,7 +274,7 @@ def bench(plan: Plan, *, progress: bool = False) -> Report:
                 client = time.process_time() - clock
             finally:
                 _stop(server)
-        stored = _stored(db, runs)
+        stored = stored_games(db, runs)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     latencies = [value * 1000 for run in runs for value in run.latencies]
@@ -504,7 +504,7 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _stored(db: Path, runs: Sequence[TableRun]) -> int:
+def stored_games(db: Path, runs: Sequence[TableRun]) -> int:
     """How many of ``runs`` the database holds as a finished game of the moves seen."""
     from bezique.web.store import Store
     from bezique.web.tables import Table
