@@ -15,6 +15,7 @@ from typing import Any
 
 from bezique import __version__
 from bezique.web.command import add_arguments as web_arguments
+from bezique.web.loadbench import add_arguments as load_arguments
 
 __all__ = [
     "BENCH_DEALS",
@@ -120,6 +121,12 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="the web table: play in a browser, against bots and friends"
     )
     web_arguments(serve)
+
+    serve_bench = commands.add_parser(
+        "serve-bench",
+        help="the web table under load: N games at once against a real server, timed",
+    )
+    load_arguments(serve_bench)
 
     validate = commands.add_parser("validate", help="check variant files; print every problem")
     validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")

@@ -224,6 +224,7 @@ def _run(args: argparse.Namespace) -> int:
         "rules": _rules,
         "diff": _diff,
         "serve": _serve,
+        "serve-bench": _serve_bench,
     }
     return handlers[args.command](args)
 
@@ -476,3 +477,9 @@ def _serve(args: argparse.Namespace) -> int:
     from bezique.web.command import run_serve
 
     return run_serve(args)
+
+
+def _serve_bench(args: argparse.Namespace) -> int:
+    from bezique.web.loadbench import run_serve_bench
+
+    return run_serve_bench(args)
