@@ -340,10 +340,10 @@ def card_order(deck: Deck, trump: int, card: int) -> tuple[int, int, int]:
 
 def sorted_hand(view: View) -> list[str]:
     """The seat's own cards as tokens, trumps first, then by suit and rank (high first)."""
-    tokens = dict(zip(view.hand, view.observation["hand"], strict=True))
-    return [
-        tokens[card]
-        for card in sorted(
-            tokens, key=lambda card: (*card_order(view.deck, view.trump, card), card)
-        )
-    ]
+    return in_hand_order(view.deck, view.trump, view.hand, view.observation["hand"])
+
+
+def in_hand_order(deck: Deck, trump: int, cards: Sequence[int], tokens: Sequence[str]) -> list[str]:
+    """``tokens`` (one a card of ``cards``) in the order a hand is shown (:func:`card_order`)."""
+    order = sorted(range(len(cards)), key=lambda i: (*card_order(deck, trump, cards[i]), cards[i]))
+    return [tokens[i] for i in order]

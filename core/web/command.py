@@ -55,7 +55,12 @@ def run_serve(args: argparse.Namespace) -> int:
         f"bezique: tables kept in {args.db}; open http://{args.host}:{args.port}/ (Ctrl-C stops)",
         file=sys.stderr,
     )
-    uvicorn.run(
-        app, host=args.host, port=args.port, ws_max_size=MAX_MESSAGE * 4, log_level="warning"
+    uvicorn.run(  # no compression: a seat's view is a few kilobytes, mostly sent nearby
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=MAX_MESSAGE * 4,
+        ws_per_message_deflate=False,
+        log_level="warning",
     )
     return 0

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind
 from bezique.engine.state import PLAY, TURN
-from bezique.engine.views import sorted_hand
+from bezique.engine.views import in_hand_order
 from bezique.variant import game_target
 
 if TYPE_CHECKING:
@@ -48,7 +48,6 @@ def seat_message(table: Table, seat: int) -> dict[str, Any]:
     words = state.rules.words
     seen = state.observation(seat)
     shown = seen.pop("legal", [])
-    view = state.view(seat)
     return {
         "kind": "view",
         "table": table.id,
@@ -58,7 +57,10 @@ def seat_message(table: Table, seat: int) -> dict[str, Any]:
         "names": [s.name for s in table.seats],
         "bots": [s.kind == "bot" for s in table.seats],
         "observation": seen,
-        "hand": [card(token, words) for token in sorted_hand(view)],
+        "hand": [
+            card(token, words)
+            for token in in_hand_order(state.deck, state.trump, state.hands[seat], seen["hand"])
+        ],
         "table_cards": [[card(t, words) for t in cards] for cards in seen["table"]],
         "places": _places(seen["places"], [s.name for s in table.seats], words),
         "legal": _legal(state, seat, shown) if shown else [],
