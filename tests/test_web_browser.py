@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import time
@@ -25,9 +26,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 from webserver import WebServer
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from bezique.game import GameState, new_game
-from bezique.records.record import replay
+from bezique.players import decide, player_for
+from bezique.records.record import record_of, replay
 
 QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
 """House rules pasted into the lobby: the game is over at the end of the first hand in
@@ -437,3 +441,209 @@ def test_an_illegal_move_typed_is_refused_in_the_rules_words(context, server):
     # a move of the right form is taken after it
     seat.click_a_move()
     assert seat.wait_for_move(view["moves"])["moves"] > view["moves"]
+
+
+# --------------------------------------------------------------------------- nothing outside
+
+
+def finished_record() -> dict[str, Any]:
+    """A whole game of quick ordinary rules between two bots, as its record."""
+    state = new_game(
+        "ordinary", overrides={"game": {"target": 100, "check": "hand_end"}}, seed=SEED
+    )
+    bot, chance = player_for("heuristic"), random.Random(SEED)
+    while not state.is_over():
+        state.apply(decide(bot, state, chance))
+    return record_of(state, {"players": ["north", "south"]})
+
+
+def test_the_pages_request_nothing_from_outside_the_server(context, server):
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("websocket", lambda ws: asked.append(ws.url))
+    seat = Seat(page)
+    sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+    view = seat.wait_for_move()
+    seat.click_a_move()
+    seat.wait_for_move(view["moves"])
+    page.goto(server.origin + f"/tables/{view['table']}/rules")
+    page.goto(server.origin + "/rules/three-hand")
+    open_lobby(page, server)
+    text = json.dumps(finished_record()).encode()
+    page.set_input_files(
+        "#record-file", {"name": "game.json", "mimeType": "application/json", "buffer": text}
+    )
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#where:has-text('move 0 of')")
+    for _ in range(3):
+        page.click("#next")
+    page.wait_for_selector("#where:has-text('move 3 of')")
+    page.click("#last")
+    page.wait_for_selector("#move:not(:empty)")
+    host = server.origin.removeprefix("http://")
+    assert any(url.startswith(f"ws://{host}/ws/") for url in asked)
+    assert sum("/api/records/" in url for url in asked) >= 5
+    outside = [u for u in asked if not u.startswith((server.origin + "/", f"ws://{host}/"))]
+    assert not outside, f"the pages asked outside the server: {outside}"
+    assert all(url.startswith(("http://", "ws://")) for url in asked)
+
+
+# --------------------------------------------------------------------------- hostile input
+
+BILLION_LAUGHS = (
+    "extends: ordinary\nname: lol\n"
+    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    + "".join(
+        f"{x}: &{x} [{','.join(['*' + p] * 9)}]\n"
+        for p, x in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+)
+"""Nine levels of nine aliases: 387 million strings were it expanded."""
+DEEP = "extends: ordinary\nname: deep\ngame: " + "[" * 20000 + "]" * 20000 + "\n"
+"""A value nested 20000 deep."""
+
+
+def socket_exchange(server: WebServer, table: str, *messages: str) -> list[dict[str, Any]]:
+    """Send ``messages`` on the table's socket; the answers, until it closes or goes quiet.
+
+    An answer is awaited for each message (the first message's may be a view and, for
+    a refused token, the socket closes after it); then 0.3 seconds for anything more.
+    """
+    answers = []
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{table}", open_timeout=10) as ws:
+        for message in messages:
+            ws.send(message)
+        try:
+            while True:
+                wait = 10 if len(answers) < len(messages) else 0.3
+                answers.append(json.loads(ws.recv(timeout=wait)))
+        except (TimeoutError, ConnectionClosed):
+            pass
+    return answers
+
+
+def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
+    made = server.new_table(
+        variant="ordinary", seed=SEED, seats=[{"kind": "human"}, {"kind": "human"}]
+    )
+    table = made["table"]
+    tokens = [seat["url"].split("#")[1] for seat in made["seats"]]
+    other = server.new_table(seed=SEED, seats=[{"kind": "human"}, {"kind": "human"}])
+    before = server.stored_counts()
+    records = server.record_count()
+    refusals = {
+        "malformed JSON": server.request("/api/tables", b'{"variant": "ordinary", '),
+        "not an object": server.request("/api/tables", b"[1, 2]"),
+        "oversized body": server.request("/api/tables", b'{"x": "' + b"a" * 310_000 + b'"}'),
+        "billion laughs": server.post("/api/tables", {"house": BILLION_LAUGHS, "seats": []}),
+        "nested house rules": server.post("/api/tables", {"house": DEEP, "seats": []}),
+        "unknown variant": server.post("/api/tables", {"variant": "nope", "seats": []}),
+        "record not JSON": server.post("/api/records", {"record": "{"}),
+        "record of nothing": server.post("/api/records", {"record": "[]"}),
+    }
+    tampered = finished_record()
+    tampered["actions"][5] = "play XX"
+    refusals["record that does not replay"] = server.post(
+        "/api/records", {"record": json.dumps(tampered)}
+    )
+    refusals["record before the end"] = server.request(
+        f"/api/tables/{table}/record", headers={"X-Seat-Token": tokens[0]}
+    )
+    refusals["record without a token"] = server.request(f"/api/tables/{table}/record")
+    for what, (status, answer) in refusals.items():
+        assert status in (400, 403, 404), (what, status, answer)
+        assert set(answer) == {"error"} and len(answer["error"]) > 10, (what, answer)
+    assert "300 KiB" in refusals["oversized body"][1]["error"]
+    assert "house.yaml" in refusals["billion laughs"][1]["error"]
+    assert "house.yaml" in refusals["nested house rules"][1]["error"]
+    assert "action 5" in refusals["record that does not replay"][1]["error"]
+
+    to_act = server.stored(table)  # nobody has moved: seat 1 (not the dealer) leads
+    assert to_act[1] == []
+    for what, messages in {
+        "no token": ['{"act": 0}'],
+        "a token that is no JSON object": ['"token"'],
+        "another table's token": [json.dumps({"token": other["seats"][0]["url"].split("#")[1]})],
+        "a made-up token": [json.dumps({"token": "x" * 32}), '{"act": 0}'],
+    }.items():
+        answers = socket_exchange(server, table, *messages)
+        assert [a["kind"] for a in answers] == ["error"], (what, answers)
+        assert "token" in answers[0]["message"] or "JSON" in answers[0]["message"], what
+    seat0 = json.dumps({"token": tokens[0]})
+    seat1 = json.dumps({"token": tokens[1]})
+    for who, messages in {
+        "not JSON": [seat1, "{act"],
+        "a message too long": [seat1, json.dumps({"act": "x" * 5000})],
+        "an unknown question": [seat1, '{"ask": "cards"}'],
+        "an id out of range": [seat1, '{"act": 999}'],
+        "an act that is no text": [seat1, '{"act": [1]}'],
+        "seat 0 moving in seat 1's turn": [seat0, '{"act": "play AS"}', '{"act": 0}'],
+    }.items():
+        answers = socket_exchange(server, table, *messages)
+        kinds = [a["kind"] for a in answers]
+        assert kinds[0] == "view" and set(kinds[1:]) == {"refused"}, (who, answers)
+        assert all(len(a["message"]) > 10 for a in answers[1:]), (who, answers)
+    assert server.stored_counts() == before
+    assert server.record_count() == records
+    assert server.stored(table)[1] == []
+
+
+# --------------------------------------------------------------------------- names as text
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_a_script_for_a_name_or_a_title_shows_as_text(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    house = f'extends: ordinary\nname: quick\ntitle: "{SCRIPT}"\n'
+    open_lobby(page, server)
+    page.fill('[data-name="0"]', SCRIPT)
+    page.fill('[data-name="1"]', "<img src=x onerror=alert(2)>")
+    page.click("#house-box summary")
+    page.fill("#house", house)
+    page.click("#start")
+    seat.wait_for_move()
+    assert page.inner_text("#title") == SCRIPT
+    assert f"{SCRIPT} (you)" in page.inner_text("#sheet")
+    assert "<img src=x onerror=alert(2)>" in page.inner_text("#others")
+    assert page.locator("script").count() == 2 and page.locator("main img").count() == 0
+    page.goto(server.origin + f"/tables/{seat.view()['table']}/rules")
+    assert SCRIPT in page.inner_text("body")
+    assert page.locator("script").count() == 0
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+def mid_hand(view: dict[str, Any]) -> bool:
+    """A few tricks played and scored, and a card led to this seat."""
+    seen = view["observation"]
+    assert not view["over"], "the hand ended before the screenshot's moment"
+    return seen["stock"] <= 36 and bool(view["scores"]["events"]) and bool(seen["trick"])
+
+
+def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
+    for name, viewport in (("table-phone.png", PHONE), ("table-desktop.png", DESKTOP)):
+        made = browser.new_context(
+            viewport=viewport, device_scale_factor=2 if viewport is PHONE else 1
+        )
+        try:
+            page = made.new_page()
+            dialogs.watch(page)
+            seat = Seat(page)
+            sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+            view = seat.wait_for_move()
+            while not mid_hand(view):  # a few tricks in, the other's card led to this seat
+                seat.click_a_move()
+                view = seat.wait_for_move(view["moves"])
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name}: the page is {width} pixels wide"
+            for box in page.locator("#hand .card").evaluate_all(
+                "cards => cards.map(c => c.getBoundingClientRect().right)"
+            ):
+                assert box <= viewport["width"], f"{name}: a card of the hand is off the screen"
+            screenshot(page, name, tmp_path)
+        finally:
+            made.close()
