@@ -24,7 +24,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
 from webserver import WebServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -40,8 +47,8 @@ SEED = 7
 """The deal every test plays (the bots' chance is fixed by it too)."""
 WAIT = 20.0
 """How long a page may take to show what it was sent (seconds)."""
-PHONE = {"width": 375, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
 def chromium_path() -> str:
@@ -90,8 +97,10 @@ class Dialogs:
 
 
 @pytest.fixture
-def dialogs() -> Dialogs:
-    return Dialogs()
+def dialogs() -> Iterator[Dialogs]:
+    watching = Dialogs()
+    yield watching
+    assert not watching.opened, f"a page opened a dialog: {watching.opened}"
 
 
 @pytest.fixture
@@ -100,7 +109,6 @@ def context(browser: Browser, dialogs: Dialogs) -> Iterator[BrowserContext]:
     made.on("page", dialogs.watch)
     yield made
     made.close()
-    assert not dialogs.opened, f"a page opened a dialog: {dialogs.opened}"
 
 
 class Seat:
@@ -132,6 +140,13 @@ class Seat:
             if time.monotonic() > deadline:
                 pytest.fail(f"{what}: not within {timeout}s; status {self.status()!r}")
             self.page.wait_for_timeout(20)
+
+    def has_view(self) -> bool:
+        return bool(self.views())
+
+    def wait_past(self, moves: int) -> None:
+        """Wait for a view after ``moves`` moves."""
+        self.wait(lambda: self.view()["moves"] > moves, f"a view after move {moves}")
 
     def status(self) -> str:
         return self.page.inner_text("#status")
@@ -352,7 +367,7 @@ def test_two_friends_at_one_table_each_see_only_their_own_hand(browser, server, 
         pages[0].click("#links a")
         pages[1].goto(link)
         for seat in (host, guest):
-            seat.wait(lambda s=seat: bool(s.views()), "the first view")
+            seat.wait(seat.has_view, "the first view")
         assert (host.view()["seat"], guest.view()["seat"]) == (0, 1)
         # a few tricks, each seat clicking when it is its move
         seats = {0: host, 1: guest}
@@ -362,7 +377,7 @@ def test_two_friends_at_one_table_each_see_only_their_own_hand(browser, server, 
             moves = mover.view()["moves"]
             mover.click_a_move()
             for seat in (mover, other):
-                seat.wait(lambda s=seat, m=moves: s.view()["moves"] > m, "the move shown to both")
+                seat.wait_past(moves)
             played = mover.view()["observation"]["trick"]
             if played:  # the card led shows on the other's page
                 token = played[-1][1]
@@ -434,7 +449,9 @@ def test_an_illegal_move_typed_is_refused_in_the_rules_words(context, server):
     page.press("#entry", "Enter")
     page.wait_for_selector("#status.refused")
     said = seat.status()
-    assert said.startswith("refused") and as_text(absent) in said, said
+    # the rule's words in brackets, then what is wrong with this move
+    assert re.match(r"refused \(a player plays only a card he holds\): ", said), said
+    assert as_text(absent) in said, said
     time.sleep(0.3)  # room for a wrongly accepted move to show
     assert seat.view()["moves"] == view["moves"] and seat.hand() == hand
     assert len(server.stored(table_id_of(page))[1]) == view["moves"]
@@ -510,7 +527,7 @@ def socket_exchange(server: WebServer, table: str, *messages: str) -> list[dict[
     An answer is awaited for each message (the first message's may be a view and, for
     a refused token, the socket closes after it); then 0.3 seconds for anything more.
     """
-    answers = []
+    answers: list[dict[str, Any]] = []
     with connect(f"ws://127.0.0.1:{server.port}/ws/{table}", open_timeout=10) as ws:
         for message in messages:
             ws.send(message)
@@ -594,7 +611,7 @@ def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
 SCRIPT = "<script>alert(1)</script>"
 
 
-def test_a_script_for_a_name_or_a_title_shows_as_text(context, server):
+def test_a_script_for_a_name_or_a_title_shows_as_text(context, server, dialogs):
     page = context.new_page()
     seat = Seat(page)
     house = f'extends: ordinary\nname: quick\ntitle: "{SCRIPT}"\n'
@@ -612,6 +629,7 @@ def test_a_script_for_a_name_or_a_title_shows_as_text(context, server):
     page.goto(server.origin + f"/tables/{seat.view()['table']}/rules")
     assert SCRIPT in page.inner_text("body")
     assert page.locator("script").count() == 0
+    assert not dialogs.opened
 
 
 # --------------------------------------------------------------------------- screenshots
