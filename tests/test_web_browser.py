@@ -117,6 +117,8 @@ class Seat:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.frames: list[str] = []
+        self.clicked = 0
+        """How many moves were clicked (:meth:`play_until_over`)."""
         page.on("websocket", lambda ws: ws.on("framereceived", self._received))
 
     def _received(self, payload: str | bytes) -> None:
@@ -170,24 +172,33 @@ class Seat:
         self.wait(lambda: self.status().startswith(shown), f"the status {shown!r}")
         return self.view()
 
-    def click_a_move(self) -> None:
-        """Click a legal card, else a declaration, else the first other action."""
-        cards = self.page.locator("button.card.legal")
-        if cards.count():
-            cards.first.click()
-            return
-        actions = self.page.locator("#actions button")
-        assert actions.count(), f"no move to click: {self.status()!r}"
-        declare = self.page.locator('#actions button[data-action^="declare"]')
-        (declare.first if declare.count() else actions.first).click()
+    def click_a_move(self, twice: bool = False) -> None:
+        """Click a legal card, else a declaration, else the first other action.
 
-    def play_until_over(self, max_moves: int = 400) -> dict[str, Any]:
+        ``twice``: the button clicked twice at once, as an impatient player's double
+        click on a slow line does before the page is sent the next view.
+        """
+        cards = self.page.locator("button.card.legal")
+        actions = self.page.locator("#actions button")
+        declare = self.page.locator('#actions button[data-action^="declare"]')
+        if cards.count():
+            button = cards.first
+        else:
+            assert actions.count(), f"no move to click: {self.status()!r}"
+            button = declare.first if declare.count() else actions.first
+        if twice:
+            button.evaluate("button => { button.click(); button.click(); }")
+        else:
+            button.click()
+
+    def play_until_over(self, max_moves: int = 400, twice: bool = False) -> dict[str, Any]:
         """Click moves until the game is over; the last view."""
         view = self.wait_for_move()
         for _ in range(max_moves):
             if view["over"]:
                 return view
-            self.click_a_move()
+            self.click_a_move(twice)
+            self.clicked += 1
             view = self.wait_for_move(view["moves"])
         pytest.fail(f"the game was not over after {max_moves} moves")
 
@@ -232,8 +243,9 @@ def sit_down(
     page.click("#start")
 
 
-def replayed(server: WebServer, table_id: str) -> GameState:
-    """The table's game as its store holds it: the setup's game, the actions replayed."""
+def replayed(server: WebServer, table_id: str, upto: int | None = None) -> GameState:
+    """The table's game as its store holds it: the setup's game, the actions replayed
+    (the first ``upto`` of them, if given)."""
     setup, actions = server.stored(table_id)
     state = new_game(
         setup["variant"],
@@ -242,9 +254,19 @@ def replayed(server: WebServer, table_id: str) -> GameState:
         decks=setup["decks"] or None,
         first_dealer=setup["first_dealer"],
     )
-    for text in actions:
+    for text in actions[:upto]:
         state.apply(text)
     return state
+
+
+def moves_of(server: WebServer, table_id: str, seat: int) -> int:
+    """How many of the table's stored actions the seat took."""
+    state = replayed(server, table_id, upto=0)
+    taken = 0
+    for text in server.stored(table_id)[1]:
+        taken += state.to_act == seat
+        state.apply(text)
+    return taken
 
 
 def table_id_of(page: Page) -> str:
@@ -272,7 +294,7 @@ def test_an_ordinary_game_played_by_clicks_to_its_end(context, server, tmp_path)
         page, server, "ordinary", ["you", "bot:heuristic"], QUICK_HOUSE.format(parent="ordinary")
     )
     page.wait_for_url("**/table/**")
-    last = seat.play_until_over()
+    last = seat.play_until_over(twice=True)
     # the whole hand was played: the stock drawn to the end and every card played
     seen = last["observation"]
     assert seen["stock"] == 0 and seen["hand_sizes"] == [0, 0]
@@ -282,6 +304,8 @@ def test_an_ordinary_game_played_by_clicks_to_its_end(context, server, tmp_path)
     assert truth.is_over()
     assert seat.game_scores() == list(truth.scores)
     assert last["moves"] == len(truth.history)
+    # every move double-clicked, and each taken once: the second click is not sent
+    assert moves_of(server, table_id_of(page), 0) == seat.clicked
     # the record the page downloads replays to the scores it showed
     with page.expect_download() as download:
         page.click("#download")
