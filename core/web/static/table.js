@@ -7,6 +7,7 @@ let socket = null;
 let view = null;
 let values = {};
 let retry = 500;
+let waiting = false;  // a move sent and not yet answered: a second click sends nothing
 
 function say(text, refused) {
   const status = document.getElementById("status");
@@ -15,13 +16,17 @@ function say(text, refused) {
 }
 
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else say("Not connected: reconnecting…", true);
+  if (socket && socket.readyState === WebSocket.OPEN) { socket.send(JSON.stringify(message)); return true; }
+  say("Not connected: reconnecting…", true);
+  return false;
 }
 
 function act(move) {
+  // A move's id stands for a move of the view it was drawn from: one move a view, so a
+  // double click (or a click before the next view came) never sends a stale id.
+  if (waiting) return;
   values = {};
-  send({ act: move });
+  waiting = send({ act: move });
 }
 
 function seatName(seat) {
@@ -158,6 +163,7 @@ function showReview(items) {
 
 function receive(event) {
   const message = JSON.parse(event.data);
+  if (message.kind === "view" || message.kind === "refused" || message.kind === "error") waiting = false;
   if (message.kind === "view") {
     view = message;
     draw();
@@ -183,6 +189,7 @@ function connect() {
   socket.addEventListener("open", () => { retry = 500; socket.send(JSON.stringify({ token })); });
   socket.addEventListener("message", receive);
   socket.addEventListener("close", () => {
+    waiting = false;
     if (retry === 0) return;
     say("Connection lost: reconnecting…", true);
     setTimeout(connect, retry);

@@ -1,0 +1,691 @@
+"""The table in a real browser: ``bezique serve`` driven by clicks in headless Chromium.
+
+Each test starts nothing but the real server (:mod:`webserver`, a subprocess on
+127.0.0.1 with a store of its own) and the operating system's Chromium through
+Playwright, and plays as a person plays: the lobby filled in, cards and buttons
+clicked, moves typed.  What the page shows is checked against what the server's game
+says: the store's actions replayed, the downloaded record replayed.
+
+Chromium is the system's (Debian's package ``chromium``; ``.ci/run`` installs it):
+without it these tests fail, saying so.  ``BEZIQUE_SCREENSHOTS=DIR`` writes the
+screenshots the tests take into DIR (the README's are ``docs/screenshots``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    ViewportSize,
+    sync_playwright,
+)
+from webserver import WebServer
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from bezique.game import GameState, new_game
+from bezique.players import decide, player_for
+from bezique.records.record import record_of, replay
+
+QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
+"""House rules pasted into the lobby: the game is over at the end of the first hand in
+which a side reaches 100, so one hand is one game."""
+SEED = 7
+"""The deal every test plays (the bots' chance is fixed by it too)."""
+WAIT = 20.0
+"""How long a page may take to show what it was sent (seconds)."""
+PHONE: ViewportSize = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+
+
+def chromium_path() -> str:
+    """The system's Chromium; the test fails, saying how to install it, without one."""
+    found = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.access(found, os.X_OK):
+        pytest.fail(
+            "the browser tests need Chromium: apt-get install chromium "
+            "(Debian's package; .ci/run installs it)"
+        )
+    return found
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    launched = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+    yield launched
+    launched.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    running = WebServer(tmp_path_factory.mktemp("web") / "tables.sqlite").start()
+    yield running
+    running.stop()
+
+
+class Dialogs:
+    """Every dialog (alert, confirm) a page opened: none is expected, ever."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []
+
+    def watch(self, page: Page) -> None:
+        def opened(dialog: Any) -> None:
+            self.opened.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", opened)
+
+
+@pytest.fixture
+def dialogs() -> Iterator[Dialogs]:
+    watching = Dialogs()
+    yield watching
+    assert not watching.opened, f"a page opened a dialog: {watching.opened}"
+
+
+@pytest.fixture
+def context(browser: Browser, dialogs: Dialogs) -> Iterator[BrowserContext]:
+    made = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    made.on("page", dialogs.watch)
+    yield made
+    made.close()
+
+
+class Seat:
+    """A page at a table: its socket's messages collected, its moves clicked."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.frames: list[str] = []
+        self.clicked = 0
+        """How many moves were clicked (:meth:`play_until_over`)."""
+        page.on("websocket", lambda ws: ws.on("framereceived", self._received))
+
+    def _received(self, payload: str | bytes) -> None:
+        self.frames.append(payload if isinstance(payload, str) else payload.decode())
+
+    def views(self) -> list[dict[str, Any]]:
+        """Every view of the table the page was sent, in order."""
+        messages = [json.loads(frame) for frame in self.frames]
+        return [m for m in messages if m.get("kind") == "view"]
+
+    def view(self) -> dict[str, Any]:
+        """The last view sent."""
+        views = self.views()
+        assert views, "the page was sent no view of its table"
+        return views[-1]
+
+    def wait(self, until: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+        """Let the page run until ``until()`` holds; fail saying ``what`` did not happen."""
+        deadline = time.monotonic() + timeout
+        while not until():
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what}: not within {timeout}s; status {self.status()!r}")
+            self.page.wait_for_timeout(20)
+
+    def has_view(self) -> bool:
+        return bool(self.views())
+
+    def wait_past(self, moves: int) -> None:
+        """Wait for a view after ``moves`` moves."""
+        self.wait(lambda: self.view()["moves"] > moves, f"a view after move {moves}")
+
+    def status(self) -> str:
+        return self.page.inner_text("#status")
+
+    def settled(self) -> bool:
+        """The last view is this seat's move (no bot thinking), or the game is over."""
+        views = self.views()
+        if not views:
+            return False
+        last = views[-1]
+        return bool(last["over"]) or (last["to_act"] == last["seat"] and last["thinking"] < 0)
+
+    def wait_for_move(self, after: int = -1) -> dict[str, Any]:
+        """Wait for the seat's move (or the game's end) after ``after`` moves; the view."""
+        self.wait(
+            lambda: self.settled() and self.view()["moves"] > after,
+            f"the seat's move after move {after}",
+        )
+        over = self.view()["over"]
+        shown = "The game is over" if over else "Your move"
+        self.wait(lambda: self.status().startswith(shown), f"the status {shown!r}")
+        return self.view()
+
+    def click_a_move(self, twice: bool = False) -> None:
+        """Click a legal card, else a declaration, else the first other action.
+
+        ``twice``: the button clicked twice at once, as an impatient player's double
+        click on a slow line does before the page is sent the next view.
+        """
+        cards = self.page.locator("button.card.legal")
+        actions = self.page.locator("#actions button")
+        declare = self.page.locator('#actions button[data-action^="declare"]')
+        if cards.count():
+            button = cards.first
+        else:
+            assert actions.count(), f"no move to click: {self.status()!r}"
+            button = declare.first if declare.count() else actions.first
+        if twice:
+            button.evaluate("button => { button.click(); button.click(); }")
+        else:
+            button.click()
+
+    def play_until_over(self, max_moves: int = 400, twice: bool = False) -> dict[str, Any]:
+        """Click moves until the game is over; the last view."""
+        view = self.wait_for_move()
+        for _ in range(max_moves):
+            if view["over"]:
+                return view
+            self.click_a_move(twice)
+            self.clicked += 1
+            view = self.wait_for_move(view["moves"])
+        pytest.fail(f"the game was not over after {max_moves} moves")
+
+    def hand(self) -> list[str]:
+        """The cards of the hand the page shows."""
+        return [
+            str(c)
+            for c in self.page.locator("#hand [data-card]").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.card)"
+            )
+        ]
+
+    def sheet(self) -> list[list[str]]:
+        """The score sheet's rows as shown: side, this hand, game."""
+        rows = self.page.locator("#sheet tr").evaluate_all(
+            "rows => rows.slice(1).map(r => Array.from(r.cells, c => c.textContent))"
+        )
+        return [[str(cell) for cell in row] for row in rows]
+
+    def game_scores(self) -> list[int]:
+        """The game's scores the sheet shows, by side."""
+        return [int(row[2]) for row in self.sheet()]
+
+
+def open_lobby(page: Page, server: WebServer) -> None:
+    page.goto(server.origin + "/")
+    page.wait_for_selector("#variant option", state="attached")
+
+
+def sit_down(
+    page: Page, server: WebServer, variant: str, seats: list[str], house: str = ""
+) -> None:
+    """Fill the lobby in (variant, house rules, the seats' choices, the seed) and start."""
+    open_lobby(page, server)
+    page.select_option("#variant", variant)
+    if house:
+        page.click("#house-box summary")
+        page.fill("#house", house)
+    for number, kind in enumerate(seats):
+        page.select_option(f'select[data-seat="{number}"]', kind)
+    page.fill("#seed", str(SEED))
+    page.click("#start")
+
+
+def replayed(server: WebServer, table_id: str, upto: int | None = None) -> GameState:
+    """The table's game as its store holds it: the setup's game, the actions replayed
+    (the first ``upto`` of them, if given)."""
+    setup, actions = server.stored(table_id)
+    state = new_game(
+        setup["variant"],
+        overrides=setup["overrides"],
+        seed=setup["seed"],
+        decks=setup["decks"] or None,
+        first_dealer=setup["first_dealer"],
+    )
+    for text in actions[:upto]:
+        state.apply(text)
+    return state
+
+
+def moves_of(server: WebServer, table_id: str, seat: int) -> int:
+    """How many of the table's stored actions the seat took."""
+    state = replayed(server, table_id, upto=0)
+    taken = 0
+    for text in server.stored(table_id)[1]:
+        taken += state.to_act == seat
+        state.apply(text)
+    return taken
+
+
+def table_id_of(page: Page) -> str:
+    return page.url.split("/table/")[1].split("#")[0]
+
+
+def screenshot(page: Page, name: str, tmp_path: Path) -> Path:
+    """A screenshot of the page, into ``BEZIQUE_SCREENSHOTS`` if set (else ``tmp_path``)."""
+    folder = Path(os.environ.get("BEZIQUE_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    page.screenshot(path=str(path), full_page=name.endswith("desktop.png"))
+    assert path.stat().st_size > 1000
+    return path
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+@pytest.mark.slow
+def test_an_ordinary_game_played_by_clicks_to_its_end(context, server, tmp_path):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(
+        page, server, "ordinary", ["you", "bot:heuristic"], QUICK_HOUSE.format(parent="ordinary")
+    )
+    page.wait_for_url("**/table/**")
+    last = seat.play_until_over(twice=True)
+    # the whole hand was played: the stock drawn to the end and every card played
+    seen = last["observation"]
+    assert seen["stock"] == 0 and seen["hand_sizes"] == [0, 0]
+    assert any("last trick" in e["why"] for e in last["scores"]["events"])
+    page.wait_for_selector("#over", state="visible")
+    truth = replayed(server, table_id_of(page))
+    assert truth.is_over()
+    assert seat.game_scores() == list(truth.scores)
+    assert last["moves"] == len(truth.history)
+    # every move double-clicked, and each taken once: the second click is not sent
+    assert moves_of(server, table_id_of(page), 0) == seat.clicked
+    # the record the page downloads replays to the scores it showed
+    with page.expect_download() as download:
+        page.click("#download")
+    record = json.loads(Path(download.value.path()).read_text())
+    again = replay(record, "downloaded record")
+    assert again.is_over() and list(again.scores) == seat.game_scores()
+    assert record["actions"] == server.stored(table_id_of(page))[1]
+    winner = truth.winner
+    assert seat.status().startswith("The game is over")
+    assert record["headers"]["players"][winner] in seat.status()
+
+
+@pytest.mark.slow
+def test_a_three_hand_game_played_by_clicks_against_two_bots(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(
+        page,
+        server,
+        "three-hand",
+        ["you", "bot:heuristic", "bot:random"],
+        QUICK_HOUSE.format(parent="three-hand"),
+    )
+    page.wait_for_url("**/table/**")
+    first = seat.wait_for_move()
+    assert len(first["names"]) == 3
+    assert page.locator("#others .seat").count() == 2
+    last = seat.play_until_over()
+    assert last["observation"]["stock"] == 0 and last["observation"]["hand_sizes"] == [0, 0, 0]
+    truth = replayed(server, table_id_of(page))
+    assert truth.is_over() and seat.game_scores() == list(truth.scores)
+    assert len(seat.sheet()) == 3
+    page.wait_for_selector("#over", state="visible")
+
+
+# --------------------------------------------------------------------------- two friends
+
+CARD = re.compile(r"\b[AKQJT2-9][SHDC]\b")
+
+
+def tokens_in(frames: list[str]) -> set[str]:
+    """Every card token anywhere in the messages."""
+    return {token for frame in frames for token in CARD.findall(frame)}
+
+
+def shown_cards(page: Page) -> str:
+    """What the page shows of cards: every data-card, and its text (cards as 'Q♠')."""
+    cards = page.locator("[data-card]").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    return " ".join(str(c) for c in cards) + "\n" + page.inner_text("body")
+
+
+def as_text(token: str) -> str:
+    """A card as the page writes it in running text: 'TH' -> '10♥'."""
+    rank = {"T": "10"}.get(token[0], token[0])
+    return rank + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[token[1]]
+
+
+def kept_from(seat: Seat, other: Seat) -> set[str]:
+    """The cards ``other`` held all along that ``seat`` never held nor saw shown.
+
+    Shown: led or played to a trick, named in the log, declared, turned up.
+    """
+    held = [{item["card"] for item in view["hand"]} for view in other.views()]
+    mine = {item["card"] for view in seat.views() for item in view["hand"]}
+    shown = [
+        json.dumps([v["observation"]["trick"], v["log"], v["table_cards"], v["last_trick"]])
+        + str(v["observation"]["turn_up"])
+        for v in seat.views()
+    ]
+    return set.intersection(*held) - mine - tokens_in(shown)
+
+
+def test_two_friends_at_one_table_each_see_only_their_own_hand(browser, server, dialogs):
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    try:
+        pages = [made.new_page() for made in contexts]
+        for page in pages:
+            dialogs.watch(page)
+        host, guest = (Seat(page) for page in pages)
+        sit_down(pages[0], server, "ordinary", ["you", "friend"])
+        link = pages[0].locator("#links input").input_value()
+        assert link.startswith(server.origin + "/table/")
+        pages[0].click("#links a")
+        pages[1].goto(link)
+        for seat in (host, guest):
+            seat.wait(seat.has_view, "the first view")
+        assert (host.view()["seat"], guest.view()["seat"]) == (0, 1)
+        # a few tricks, each seat clicking when it is its move
+        seats = {0: host, 1: guest}
+        for _ in range(8):
+            mover = seats[host.view()["to_act"]]
+            other = seats[1 - mover.view()["seat"]]
+            moves = mover.view()["moves"]
+            mover.click_a_move()
+            for seat in (mover, other):
+                seat.wait_past(moves)
+            played = mover.view()["observation"]["trick"]
+            if played:  # the card led shows on the other's page
+                token = played[-1][1]
+                other.page.wait_for_selector(f'#trick [data-card="{token}"]')
+        for seat, other in ((host, guest), (guest, host)):
+            secret = kept_from(seat, other)
+            assert len(secret) >= 3, secret
+            leaked = secret & tokens_in(seat.frames)
+            assert not leaked, f"seat {seat.view()['seat']} was sent the other's {leaked}"
+            shown = shown_cards(seat.page)
+            for token in secret:
+                assert token not in shown.split() and as_text(token) not in shown, token
+    finally:
+        for made in contexts:
+            made.close()
+
+
+# --------------------------------------------------------------------------- resuming
+
+
+@pytest.mark.slow
+def test_a_reload_and_a_killed_server_resume_the_game_unchanged(browser, tmp_path, dialogs):
+    server = WebServer(tmp_path / "tables.sqlite").start()
+    made = browser.new_context(viewport=DESKTOP)
+    try:
+        page = made.new_page()
+        dialogs.watch(page)
+        seat = Seat(page)
+        sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+        view = seat.wait_for_move()
+        for _ in range(6):
+            seat.click_a_move()
+            view = seat.wait_for_move(view["moves"])
+
+        def shown() -> tuple[Any, ...]:
+            return seat.hand(), seat.sheet(), page.inner_text("#log"), page.inner_text("#stock")
+
+        before, moves, heard = shown(), view["moves"], len(seat.views())
+        page.reload()
+        seat.wait(lambda: len(seat.views()) > heard, "a view after the reload")
+        seat.wait_for_move(moves - 1)
+        assert shown() == before and seat.view()["moves"] == moves
+        heard = len(seat.views())
+        server.kill()
+        seat.wait(lambda: "reconnecting" in seat.status(), "the page seeing the server gone")
+        server.start()
+        seat.wait(lambda: len(seat.views()) > heard, "the page reconnected", timeout=30)
+        seat.wait_for_move(moves - 1)
+        assert shown() == before and seat.view()["moves"] == moves
+        assert len(replayed(server, table_id_of(page)).history) == moves
+        seat.click_a_move()  # and the game goes on
+        assert seat.wait_for_move(moves)["moves"] > moves
+    finally:
+        made.close()
+        server.stop()
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def test_an_illegal_move_typed_is_refused_in_the_rules_words(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+    view = seat.wait_for_move()
+    hand = seat.hand()
+    absent = next(f"{r}{s}" for s in "SHDC" for r in "AKQJT987" if f"{r}{s}" not in hand)
+    page.fill("#entry", f"play {absent}")
+    page.press("#entry", "Enter")
+    page.wait_for_selector("#status.refused")
+    said = seat.status()
+    # the rule's words in brackets, then what is wrong with this move
+    assert re.match(r"refused \(a player plays only a card he holds\): ", said), said
+    assert as_text(absent) in said, said
+    time.sleep(0.3)  # room for a wrongly accepted move to show
+    assert seat.view()["moves"] == view["moves"] and seat.hand() == hand
+    assert len(server.stored(table_id_of(page))[1]) == view["moves"]
+    # a move of the right form is taken after it
+    seat.click_a_move()
+    assert seat.wait_for_move(view["moves"])["moves"] > view["moves"]
+
+
+# --------------------------------------------------------------------------- nothing outside
+
+
+def finished_record() -> dict[str, Any]:
+    """A whole game of quick ordinary rules between two bots, as its record."""
+    state = new_game(
+        "ordinary", overrides={"game": {"target": 100, "check": "hand_end"}}, seed=SEED
+    )
+    bot, chance = player_for("heuristic"), random.Random(SEED)
+    while not state.is_over():
+        state.apply(decide(bot, state, chance))
+    return record_of(state, {"players": ["north", "south"]})
+
+
+def test_the_pages_request_nothing_from_outside_the_server(context, server):
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.on("websocket", lambda ws: asked.append(ws.url))
+    seat = Seat(page)
+    sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+    view = seat.wait_for_move()
+    seat.click_a_move()
+    seat.wait_for_move(view["moves"])
+    page.goto(server.origin + f"/tables/{view['table']}/rules")
+    page.goto(server.origin + "/rules/three-hand")
+    open_lobby(page, server)
+    text = json.dumps(finished_record()).encode()
+    page.set_input_files(
+        "#record-file", {"name": "game.json", "mimeType": "application/json", "buffer": text}
+    )
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#where:has-text('move 0 of')")
+    for _ in range(3):
+        page.click("#next")
+    page.wait_for_selector("#where:has-text('move 3 of')")
+    page.click("#last")
+    page.wait_for_selector("#move:not(:empty)")
+    host = server.origin.removeprefix("http://")
+    assert any(url.startswith(f"ws://{host}/ws/") for url in asked)
+    assert sum("/api/records/" in url for url in asked) >= 5
+    outside = [u for u in asked if not u.startswith((server.origin + "/", f"ws://{host}/"))]
+    assert not outside, f"the pages asked outside the server: {outside}"
+    assert all(url.startswith(("http://", "ws://")) for url in asked)
+
+
+# --------------------------------------------------------------------------- hostile input
+
+BILLION_LAUGHS = (
+    "extends: ordinary\nname: lol\n"
+    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n'
+    + "".join(
+        f"{x}: &{x} [{','.join(['*' + p] * 9)}]\n"
+        for p, x in zip("abcdefgh", "bcdefghi", strict=True)
+    )
+)
+"""Nine levels of nine aliases: 387 million strings were it expanded."""
+DEEP = "extends: ordinary\nname: deep\ngame: " + "[" * 20000 + "]" * 20000 + "\n"
+"""A value nested 20000 deep."""
+
+
+def socket_exchange(server: WebServer, table: str, *messages: str) -> list[dict[str, Any]]:
+    """Send ``messages`` on the table's socket; the answers, until it closes or goes quiet.
+
+    An answer is awaited for each message (the first message's may be a view and, for
+    a refused token, the socket closes after it); then 0.3 seconds for anything more.
+    """
+    answers: list[dict[str, Any]] = []
+    with connect(f"ws://127.0.0.1:{server.port}/ws/{table}", open_timeout=10) as ws:
+        for message in messages:
+            ws.send(message)
+        try:
+            while True:
+                wait = 10 if len(answers) < len(messages) else 0.3
+                answers.append(json.loads(ws.recv(timeout=wait)))
+        except (TimeoutError, ConnectionClosed):
+            pass
+    return answers
+
+
+def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
+    made = server.new_table(
+        variant="ordinary", seed=SEED, seats=[{"kind": "human"}, {"kind": "human"}]
+    )
+    table = made["table"]
+    tokens = [seat["url"].split("#")[1] for seat in made["seats"]]
+    other = server.new_table(seed=SEED, seats=[{"kind": "human"}, {"kind": "human"}])
+    before = server.stored_counts()
+    records = server.record_count()
+    refusals = {
+        "malformed JSON": server.request("/api/tables", b'{"variant": "ordinary", '),
+        "not an object": server.request("/api/tables", b"[1, 2]"),
+        "oversized body": server.request("/api/tables", b'{"x": "' + b"a" * 310_000 + b'"}'),
+        "billion laughs": server.post("/api/tables", {"house": BILLION_LAUGHS, "seats": []}),
+        "nested house rules": server.post("/api/tables", {"house": DEEP, "seats": []}),
+        "unknown variant": server.post("/api/tables", {"variant": "nope", "seats": []}),
+        "record not JSON": server.post("/api/records", {"record": "{"}),
+        "record of nothing": server.post("/api/records", {"record": "[]"}),
+    }
+    tampered = finished_record()
+    tampered["actions"][5] = "play XX"
+    refusals["record that does not replay"] = server.post(
+        "/api/records", {"record": json.dumps(tampered)}
+    )
+    refusals["record before the end"] = server.request(
+        f"/api/tables/{table}/record", headers={"X-Seat-Token": tokens[0]}
+    )
+    refusals["record without a token"] = server.request(f"/api/tables/{table}/record")
+    for what, (status, answer) in refusals.items():
+        assert status in (400, 403, 404), (what, status, answer)
+        assert set(answer) == {"error"} and len(answer["error"]) > 10, (what, answer)
+    assert "300 KiB" in refusals["oversized body"][1]["error"]
+    assert "house.yaml" in refusals["billion laughs"][1]["error"]
+    assert "house.yaml" in refusals["nested house rules"][1]["error"]
+    assert "action 5" in refusals["record that does not replay"][1]["error"]
+
+    to_act = server.stored(table)  # nobody has moved: seat 1 (not the dealer) leads
+    assert to_act[1] == []
+    for what, messages in {
+        "no token": ['{"act": 0}'],
+        "a token that is no JSON object": ['"token"'],
+        "another table's token": [json.dumps({"token": other["seats"][0]["url"].split("#")[1]})],
+        "a made-up token": [json.dumps({"token": "x" * 32}), '{"act": 0}'],
+    }.items():
+        answers = socket_exchange(server, table, *messages)
+        assert [a["kind"] for a in answers] == ["error"], (what, answers)
+        assert "token" in answers[0]["message"] or "JSON" in answers[0]["message"], what
+    seat0 = json.dumps({"token": tokens[0]})
+    seat1 = json.dumps({"token": tokens[1]})
+    for who, messages in {
+        "not JSON": [seat1, "{act"],
+        "a message too long": [seat1, json.dumps({"act": "x" * 5000})],
+        "an unknown question": [seat1, '{"ask": "cards"}'],
+        "an id out of range": [seat1, '{"act": 999}'],
+        "an act that is no text": [seat1, '{"act": [1]}'],
+        "seat 0 moving in seat 1's turn": [seat0, '{"act": "play AS"}', '{"act": 0}'],
+    }.items():
+        answers = socket_exchange(server, table, *messages)
+        kinds = [a["kind"] for a in answers]
+        assert kinds[0] == "view" and set(kinds[1:]) == {"refused"}, (who, answers)
+        assert all(len(a["message"]) > 10 for a in answers[1:]), (who, answers)
+    assert server.stored_counts() == before
+    assert server.record_count() == records
+    assert server.stored(table)[1] == []
+
+
+# --------------------------------------------------------------------------- names as text
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_a_script_for_a_name_or_a_title_shows_as_text(context, server, dialogs):
+    page = context.new_page()
+    seat = Seat(page)
+    house = f'extends: ordinary\nname: quick\ntitle: "{SCRIPT}"\n'
+    open_lobby(page, server)
+    page.fill('[data-name="0"]', SCRIPT)
+    page.fill('[data-name="1"]', "<img src=x onerror=alert(2)>")
+    page.click("#house-box summary")
+    page.fill("#house", house)
+    page.click("#start")
+    seat.wait_for_move()
+    assert page.inner_text("#title") == SCRIPT
+    assert f"{SCRIPT} (you)" in page.inner_text("#sheet")
+    assert "<img src=x onerror=alert(2)>" in page.inner_text("#others")
+    assert page.locator("script").count() == 2 and page.locator("main img").count() == 0
+    page.goto(server.origin + f"/tables/{seat.view()['table']}/rules")
+    assert SCRIPT in page.inner_text("body")
+    assert page.locator("script").count() == 0
+    assert not dialogs.opened
+
+
+# --------------------------------------------------------------------------- screenshots
+
+
+def mid_hand(view: dict[str, Any]) -> bool:
+    """A few tricks played and scored, and a card led to this seat."""
+    seen = view["observation"]
+    assert not view["over"], "the hand ended before the screenshot's moment"
+    return seen["stock"] <= 36 and bool(view["scores"]["events"]) and bool(seen["trick"])
+
+
+def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
+    for name, viewport in (("table-phone.png", PHONE), ("table-desktop.png", DESKTOP)):
+        made = browser.new_context(
+            viewport=viewport, device_scale_factor=2 if viewport is PHONE else 1
+        )
+        try:
+            page = made.new_page()
+            dialogs.watch(page)
+            seat = Seat(page)
+            sit_down(page, server, "ordinary", ["you", "bot:heuristic"])
+            view = seat.wait_for_move()
+            while not mid_hand(view):  # a few tricks in, the other's card led to this seat
+                seat.click_a_move()
+                view = seat.wait_for_move(view["moves"])
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name}: the page is {width} pixels wide"
+            for box in page.locator("#hand .card").evaluate_all(
+                "cards => cards.map(c => c.getBoundingClientRect().right)"
+            ):
+                assert box <= viewport["width"], f"{name}: a card of the hand is off the screen"
+            screenshot(page, name, tmp_path)
+        finally:
+            made.close()
