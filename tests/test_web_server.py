@@ -426,3 +426,16 @@ def test_a_refereed_table_takes_a_report_typed_by_the_seat(client: TestClient, d
     setup, actions = Store(db).table(table) or ({}, [])
     assert setup["referee"] is True and actions == [f"irregular exposed_card {exposed}"]
     assert Table.resume(table, setup, actions, Store(db)).state == state
+
+
+def test_a_move_chosen_from_a_stale_view_is_refused(client: TestClient, db: str) -> None:
+    table, tokens = new_table(client)
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"token": tokens[0]})
+        view = until_my_move(socket, 0)
+        socket.send_json({"act": view["legal"][0]["id"], "at": view["moves"]})
+        after = until_my_move(socket, 0)
+        socket.send_json({"act": view["legal"][0]["id"], "at": view["moves"]})  # a second click
+        answer = socket.receive_json()
+    assert answer["kind"] == "refused" and "the table has moved on" in answer["message"]
+    assert len(Store(db).table(table)[1]) == after["moves"]  # type: ignore[index]

@@ -19,7 +19,9 @@ over), ``POST /api/records`` (a record to replay), ``GET /api/records/ID/step/N`
 
 The socket speaks JSON messages: the page sends ``{"token": ...}`` first, then
 ``{"act": TEXT}`` or ``{"act": ID}`` (an action in the notation, or a legal action's
-id), ``{"ask": "values"}`` or ``{"ask": "review"}``; it is sent its seat's view
+id; with ``"at": MOVES``, the number of moves of the view it was chosen from, it is
+refused if the table has moved on since), ``{"ask": "values"}`` or
+``{"ask": "review"}``; it is sent its seat's view
 (:func:`bezique.web.seatview.seat_message`) after every action at the table, and
 ``{"kind": "refused", "message": ...}`` for an action refused.
 """
@@ -233,10 +235,12 @@ class Pages:
         try:
             message = await _received(websocket)
             if "act" in message:
-                act = message["act"]
+                act, at = message["act"], message.get("at")
                 if not isinstance(act, (str, int)) or isinstance(act, bool):
                     raise RequestError("act: an action's text, or a legal action's id")
-                await self.server.act(table, seat, act)
+                if at is not None and (not isinstance(at, int) or isinstance(at, bool)):
+                    raise RequestError("at: the number of moves of the view the action is for")
+                await self.server.act(table, seat, act, at)
             elif message.get("ask") in replays.QUESTIONS:
                 answer = await replays.answer(self.server, table, seat, str(message["ask"]))
                 await websocket.send_json(answer)

@@ -77,12 +77,19 @@ class Server:
 
     # --- acting -----------------------------------------------------------------------------
 
-    async def act(self, table: Table, seat: int, text: str | int) -> None:
+    async def act(self, table: Table, seat: int, text: str | int, at: int | None = None) -> None:
         """Apply and store ``seat``'s action (its text, or its id among the legal actions).
 
+        ``at``: the number of moves of the view the action was chosen from; the action
+        is refused if the table has moved on since (a second click on a stale view).
         Raise :class:`~bezique.errors.BeziqueError` (the game unchanged) when refused.
         """
         async with self.locks[table.id]:
+            if at is not None and at != len(table.state.history):
+                raise BeziqueError(
+                    f"the table has moved on since that view (move {at}, now "
+                    f"{len(table.state.history)}): choose again"
+                )
             if isinstance(text, int):
                 legal = table.state.legal_actions() if table.state.to_act == seat else []
                 if not 0 <= text < len(legal):

@@ -31,7 +31,7 @@ function seats() {
   return Array.from(document.querySelectorAll("#seats select")).map((choice, n) => {
     const name = document.querySelector(`[data-name="${n}"]`).value.trim();
     if (choice.value.startsWith("bot:")) return { kind: "bot", spec: choice.value.slice(4), name };
-    return { kind: "human", name: name || (choice.value === "you" ? "you" : `friend ${n + 1}`) };
+    return { kind: "human", name: name || (choice.value === "you" ? `player ${n + 1}` : `friend ${n + 1}`) };
   });
 }
 

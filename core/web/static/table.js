@@ -26,7 +26,7 @@ function act(move) {
   // double click (or a click before the next view came) never sends a stale id.
   if (waiting) return;
   values = {};
-  waiting = send({ act: move });
+  waiting = send({ act: move, at: view.moves });
 }
 
 function seatName(seat) {
@@ -217,7 +217,7 @@ function typed() {
   const text = entry.value.trim();
   if (!text) return;
   entry.value = "";
-  act(/^\d+$/.test(text) ? text : text);
+  act(text);
 }
 
 document.getElementById("send").addEventListener("click", typed);
