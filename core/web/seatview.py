@@ -5,8 +5,9 @@ the seat's observation (:meth:`~bezique.game.GameState.observation`, which holds
 card the seat has not seen), its hand sorted with trumps first, its legal actions each
 with its text in the notation, its words and, for a declaration, its points and cards,
 the scores and what each was for, and the log of what happened.  Nothing in it is read
-from the state but through the observation, the seat's view and the public record of
-the table (the trick record, the score events, the journal's lines).
+from the state but the observation, the seat's own hand and legal actions (a
+declaration's points worked out on a copy of the game), and the public record of the
+table (the score events, the journal's lines).
 """
 
 from __future__ import annotations
