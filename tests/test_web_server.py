@@ -439,3 +439,36 @@ def test_a_move_chosen_from_a_stale_view_is_refused(client: TestClient, db: str)
         answer = socket.receive_json()
     assert answer["kind"] == "refused" and "the table has moved on" in answer["message"]
     assert len(Store(db).table(table)[1]) == after["moves"]  # type: ignore[index]
+
+
+def test_serve_without_the_web_extra_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import bezique.web.command as command
+    from bezique.commands.cli import main
+
+    real = command.importlib.util.find_spec
+    monkeypatch.setattr(
+        command.importlib.util,
+        "find_spec",
+        lambda name, *rest: None if name == "uvicorn" else real(name, *rest),
+    )
+    assert main(["serve", "--db", "never-made.sqlite"]) == 1
+    assert "needs uvicorn: install the web extra, pip install 'bezique[web]'" in (
+        capsys.readouterr().err
+    )
+    assert not Path("never-made.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [(["--port", "0"], "--port 0: a port from 1 to 65535"), (["--workers", "99"], "from 1 to 16")],
+)
+def test_serve_refuses_bad_options(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    from bezique.commands.cli import main
+
+    assert main(["serve", "--db", "never-made.sqlite", *argv]) == 1
+    assert words in capsys.readouterr().err
+    assert not Path("never-made.sqlite").exists()
