@@ -444,12 +444,13 @@ def test_a_move_chosen_from_a_stale_view_is_refused(client: TestClient, db: str)
 def test_serve_without_the_web_extra_says_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import bezique.web.command as command
+    import importlib.util
+
     from bezique.commands.cli import main
 
-    real = command.importlib.util.find_spec
+    real = importlib.util.find_spec
     monkeypatch.setattr(
-        command.importlib.util,
+        importlib.util,
         "find_spec",
         lambda name, *rest: None if name == "uvicorn" else real(name, *rest),
     )
