@@ -50,9 +50,9 @@ def sheet_text(sheet: Sheet) -> str:
                 f"{number:>3}  hand {done.hand + 1}  {what}{'  ' + extra if extra else ''}"
             )
     sides = _sides(sheet)
-    for hand, points in enumerate(tally.hands):
+    for hand, scored in enumerate(tally.hands):
         lines.append(
-            f"hand {hand + 1}: " + ", ".join(f"{s} {p}" for s, p in zip(sides, points, strict=True))
+            f"hand {hand + 1}: " + ", ".join(f"{s} {p}" for s, p in zip(sides, scored, strict=True))
         )
     lines.append(
         "totals: " + ", ".join(f"{s} {p}" for s, p in zip(sides, tally.scores, strict=True))

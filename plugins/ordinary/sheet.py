@@ -10,8 +10,8 @@ every one of them allows, and the class rule holds for some choice of the copies
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bezique.hookspecs import SheetEntryKind, hookimpl
 from bezique.plugins.ordinary.combinations import (
@@ -69,13 +69,13 @@ def bezique_sheet_entries(rules: Ruleset) -> list[SheetEntryKind]:
     return entries
 
 
-def _size(row: dict[str, object]) -> int:
+def _size(row: Mapping[str, Any]) -> int:
     """How many cards a declaration of the combination ``row`` shows."""
     if "ranks" in row:
-        return len(row["ranks"])  # type: ignore[arg-type]
+        return len(row["ranks"])
     if "rank" in row:
-        return int(row["count"])  # type: ignore[call-overload]
-    return 2 * int(row["beziques"])  # type: ignore[call-overload]
+        return int(row["count"])
+    return 2 * int(row["beziques"])
 
 
 @hookimpl
