@@ -611,6 +611,104 @@ def bezique_draw(state: GameState) -> str | None:
     """
 
 
+# ====================================================================== the score sheet
+#
+# The score sheet of a game played with real cards (:mod:`bezique.sheet`) asks these;
+# none is a game hook: each is asked with the variant's ruleset, never a game state.
+
+
+class SheetEntryKind(NamedTuple):
+    """An entry a score sheet may hold, named as the engine's score events name it.
+
+    :func:`bezique_sheet_entries` answers these; the sheet scores an entry by its
+    :attr:`points`, so that its totals are the variant's table's.
+    """
+
+    key: str
+    """The rule as :attr:`bezique.actions.ScoreEvent.rule` gives it (``royal_marriage``)."""
+    words: str
+    """What a player calls it (``royal marriage``): the sheet accepts these or the key."""
+    points: int
+    """What it scores (for each card counted, with :attr:`per_card`)."""
+    cards: int = 0
+    """How many cards a declaration of it names (0: it names none)."""
+    per_card: bool = False
+    """The entry gives a count of cards (brisques), each scoring :attr:`points`."""
+    most: int = 0
+    """How many (cards counted, or entries) the hand can hold in all seats; 0: no bound."""
+    after_stock: bool = False
+    """It may be entered once the stock is gone (declarations may not)."""
+    pool: str = ""
+    """Kinds of one pool share :attr:`most` (the seven of trumps shown or exchanged)."""
+
+
+@hookspec
+def bezique_sheet_entries(rules: Ruleset) -> Sequence[SheetEntryKind] | None:
+    """Collect: the entries of a score sheet this plugin scores (:mod:`bezique.sheet`).
+
+    Asked of every plugin a game of the variant is played with, once per sheet.
+    Return one :class:`SheetEntryKind` for each of its score events' rules (each
+    combination of the table, the seven of trumps, the brisques, the last trick),
+    its points read from ``rules.data``; or ``None``.  A later plugin's kind
+    replaces one of the same key.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_sheet_declaration_problem(
+    rules: Ruleset,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+    trump: int,
+) -> str | None:
+    """Decide: why a score sheet may not hold the declaration ``name`` of ``faces``.
+
+    ``declared`` are the declarations (combination name and faces, see
+    :meth:`bezique.cards.Deck.face`) that the same player has entered in the hand so
+    far; ``trump`` is the trump suit entered for the hand (-1: not entered).  Return
+    a sentence naming the rule (the cards do not form the combination, a card
+    declared again in the same class), ``""`` when it may stand, or ``None`` to let
+    a plugin listed before answer.
+    """
+
+
+@hookspec(firstresult=True)
+def bezique_sheet_winner(
+    rules: Ruleset, scores: Sequence[int], hand_over: bool, last_trick: int
+) -> int | None:
+    """Decide: the side that has won a game on a score sheet at these ``scores``, if any.
+
+    Asked after each entry (``hand_over`` false) and at each hand's end (true);
+    ``last_trick`` is the side that took the hand's last trick, or -1.  Answer as
+    :func:`bezique_game_winner` does: a side, -1 for not over, or
+    :data:`DRAWN_GAME`.
+    """
+
+
+@hookspec
+def bezique_sheet_hand_end(
+    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+) -> list[ScoreEvent] | None:
+    """Collect: the scores a score sheet adds at a hand's end, from the entries' totals.
+
+    ``scores`` are the sides' totals so far; ``brisques`` the brisques each seat
+    was entered as taking in the hand, when they are not scored as entered (brisques
+    counted at the settlement: the Rubicon's).  Return score events, or ``None``.
+    """
+
+
+@hookspec
+def bezique_sheet_settlement(
+    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+) -> list[ScoreEvent] | None:
+    """Collect: the scores a score sheet settles once the game is won by side ``winner``.
+
+    As :func:`bezique_settlement`, from the totals alone; ``counted`` is the
+    brisque points already in ``scores``.  Return score events, or ``None``.
+    """
+
+
 DECIDE, COLLECT, NOTIFY = "decide", "collect", "notify"
 """The kinds of hook (see the module's docstring)."""
 

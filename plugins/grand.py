@@ -36,7 +36,7 @@ through (returns None) for the rest.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -49,9 +49,11 @@ from bezique.plugins.ordinary import (
     OrdinaryDeclarations,
     Tables,
     announced,
+    declaration_problem,
     tables,
     this_turn,
 )
+from bezique.rules.ruleset import Ruleset
 
 __all__ = ["GrandDeclarations", "GrandRecord", "record"]
 """The role other plugins may compose with, and the hand's record of declarations."""
@@ -122,6 +124,22 @@ def refresh(state: GameState, t: Tables, player: int) -> None:
 
 
 # ---------------------------------------------------------------------- the record
+
+
+@hookimpl
+def bezique_sheet_declaration_problem(
+    rules: Ruleset,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+    trump: int,
+) -> str:
+    """A score sheet's declaration: its form only, for a set may be formed again (S0 Grand).
+
+    A card played away lets its set be formed again with a like card, and a sheet
+    does not record the cards played, so the class rule is not checked here.
+    """
+    return declaration_problem(rules, declared, name, faces, trump, class_rule=False)
 
 
 @hookimpl

@@ -39,7 +39,7 @@ played away (the ``grand`` plugin).  What this plugin adds is the rest of the ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,8 +48,9 @@ from bezique.engine.state import PluginState
 from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
 from bezique.plugins.grand import GrandDeclarations
-from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables
+from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables, tables_of
 from bezique.rules.english import value
+from bezique.rules.ruleset import Ruleset
 from bezique.variant import game_target, load_fragment
 
 __all__ = [
@@ -295,17 +296,32 @@ def brisques_counted(totals: list[int], brisques: list[int], line: int) -> bool:
 @hookimpl
 def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
     """Both players' brisques, if they break a tie or save a rubicon (one counts: both do)."""
-    rules = state.rules.data["rubicon"]
-    if rules["brisques"] == "never":
+    return counted_brisques(state.rules, state.scores, _brisques(state))
+
+
+def counted_brisques(
+    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+) -> list[ScoreEvent]:
+    """The brisques' points (per seat) added at the game's end, if they count (R18)."""
+    section = rules.data["rubicon"]
+    if section["brisques"] == "never":
         return []
-    brisques = _brisques(state)
-    if not brisques_counted(list(state.scores), brisques, rules["line"]):
+    if not brisques_counted(list(scores), list(brisques), section["line"]):
         return []
     return [
         ScoreEvent(seat, points, "brisques", "counted at the game's end")
         for seat, points in enumerate(brisques)
         if points
     ]
+
+
+@hookimpl
+def bezique_sheet_hand_end(
+    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+) -> list[ScoreEvent]:
+    """A score sheet's brisques (cards per seat), counted as the game counts them."""
+    points = tables_of(rules).brisque_points
+    return counted_brisques(rules, scores, [points * count for count in brisques])
 
 
 @dataclass(frozen=True)
@@ -356,13 +372,26 @@ def settle(winner: int, loser: int, counted: int, rules: dict[str, Any]) -> Sett
 @hookimpl
 def bezique_settlement(state: GameState) -> list[ScoreEvent]:
     """The Rubicon settlement of the game won (nothing for a drawn game, A22e)."""
-    winner = state.winner
+    counted = sum(e.points for e in state.events if e.rule == "brisques")
+    return settlement(state.rules, state.scores, state.winner, counted)
+
+
+@hookimpl
+def bezique_sheet_settlement(
+    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+) -> list[ScoreEvent]:
+    """A score sheet's settlement, as the game's (:func:`settlement`)."""
+    return settlement(rules, scores, winner, counted)
+
+
+def settlement(
+    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+) -> list[ScoreEvent]:
+    """The settlement of totals ``scores`` won by ``winner`` (none if -1); ``counted``: brisques."""
     if winner < 0:
         return []
     loser = 1 - winner
-    rules = state.rules.data["rubicon"]
-    counted = sum(e.points for e in state.events if e.rule == "brisques")
-    result = settle(state.scores[winner], state.scores[loser], counted, rules)
+    result = settle(scores[winner], scores[loser], counted, rules.data["rubicon"])
     events = [
         ScoreEvent(winner, points, rule, detail) for points, rule, detail in result.winner_events
     ]

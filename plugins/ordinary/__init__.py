@@ -54,6 +54,12 @@ from bezique.plugins.ordinary.hand import (
 from bezique.plugins.ordinary.prose import bezique_describe_rules as bezique_describe_rules
 from bezique.plugins.ordinary.prose import bezique_words as bezique_words
 from bezique.plugins.ordinary.quicktests import quick_tests
+from bezique.plugins.ordinary.sheet import (
+    bezique_sheet_declaration_problem as bezique_sheet_declaration_problem,
+)
+from bezique.plugins.ordinary.sheet import bezique_sheet_entries as bezique_sheet_entries
+from bezique.plugins.ordinary.sheet import bezique_sheet_winner as bezique_sheet_winner
+from bezique.plugins.ordinary.sheet import declaration_problem
 
 # The hook answers that only the plugin manager calls (registering this package
 # registers them).
@@ -83,6 +89,7 @@ __all__ = [
     "choose_copies",
     "combination_forms",
     "copy_groups",
+    "declaration_problem",
     "endgame_plays",
     "forms_combination",
     "offer_drawn",

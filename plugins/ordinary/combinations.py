@@ -176,6 +176,11 @@ class Tables:
         self.combinations_for(state.trump)
         return self.by_name[state.trump].get(name)
 
+    def by_name_for(self, trump: int, name: str) -> Combination | None:
+        """Return the combination called ``name`` compiled for ``trump``, if the variant has one."""
+        self.combinations_for(trump)
+        return self.by_name[trump].get(name)
+
     def copies(self, faces: Sequence[int]) -> int:
         """Bit ``1 << card`` for every copy of ``faces``."""
         return sum(
@@ -298,15 +303,35 @@ def class_refusal(
     """
     if not any(levels):
         return None
+    clash = class_clash(combo, levels)
+    if clash < 0:
+        return None
+    return class_rule_words(state.deck.card_text(cards[clash]))
+
+
+def class_clash(combo: Combination, levels: Sequence[int]) -> int:
+    """The first position in ``levels`` whose card the class rule bars from ``combo``, or -1."""
     shift, level = combo.shift, combo.level
-    for card, card_levels in zip(cards, levels, strict=True):
+    for position, card_levels in enumerate(levels):
         if (card_levels >> shift) & 15 >= level:
-            return (
-                f"{state.deck.card_text(card)} was already declared in a combination of the "
-                "same class and at least as high: a declared card may join only a higher "
-                "combination of its class, or one of another class (S0)"
-            )
-    return None
+            return position
+    return -1
+
+
+def raised_levels(levels: int, combo: Combination) -> int:
+    """A card's class ``levels`` once it is declared in ``combo``: its class at least that level."""
+    mask = 15 << combo.shift
+    old = (levels >> combo.shift) & 15
+    return (levels & ~mask) | (max(old, combo.level) << combo.shift)
+
+
+def class_rule_words(card: str) -> str:
+    """The class rule's refusal of ``card`` (its text), already declared too high in the class."""
+    return (
+        f"{card} was already declared in a combination of the "
+        "same class and at least as high: a declared card may join only a higher "
+        "combination of its class, or one of another class (S0)"
+    )
 
 
 def grows_this_turn(

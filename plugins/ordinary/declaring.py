@@ -27,6 +27,7 @@ from bezique.plugins.ordinary.combinations import (
     Tables,
     class_refusal,
     grows_this_turn,
+    raised_levels,
     tables_of,
 )
 from bezique.plugins.ordinary.forms import (
@@ -349,7 +350,6 @@ class OrdinaryDeclarations:
         double or higher built on a lower one scores its value, less that lower one's
         under ``declarations.bezique_ladder: difference`` (see :attr:`Combination.taken_off`).
         """
-        mask = 15 << combo.shift
         points = combo.points
         if combo.taken_off:  # bezique_ladder: difference
             reached = max((state.levels[c] >> combo.shift) & 15 for c in cards)
@@ -360,9 +360,7 @@ class OrdinaryDeclarations:
         turn = changing_turn(state)
         turn.first_declared.extend(new_cards)
         for card in cards:
-            levels = state.levels[card]
-            old = (levels >> combo.shift) & 15
-            state.set_card(card, True, (levels & ~mask) | (max(old, combo.level) << combo.shift))
+            state.set_card(card, True, raised_levels(state.levels[card], combo))
         turn.declared.extend(cards)
         turn.scored += 1
         if combo.fixes_trumps:

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 from bezique.actions import ScoreEvent
 from bezique.hookspecs import DRAWN_GAME, hookimpl
-from bezique.plugins.ordinary.combinations import KEY, Tables, tables
+from bezique.plugins.ordinary.combinations import KEY, Tables, tables, tables_of
 from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, hand_state
 from bezique.plugins.ordinary.sevens import sevens_played, turned_up
 
 if TYPE_CHECKING:
     from bezique.game import GameState
+    from bezique.rules.ruleset import Ruleset
 
 _MEMO_LIMIT = 1 << 16
 """Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
@@ -197,18 +198,25 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int:
     Where one deal is the game, the higher total wins when the hand is over, and
     equal highest totals draw (BIC-R, CM-R: R20).
     """
-    target = state.rules.target
+    last = state.side_of[state.last_trick_winner] if state.last_trick_winner >= 0 else -1
+    return game_winner(state.rules, state.scores, hand_over, last)
+
+
+def game_winner(rules: Ruleset, scores: Sequence[int], hand_over: bool, last: int) -> int:
+    """The side that has won at ``scores`` (see :func:`bezique_game_winner`), or -1.
+
+    ``last`` is the side that took the last trick (-1: none yet).
+    """
+    target = rules.target
     if target is None:
-        return one_deal_winner(state.scores) if hand_over else -1
-    game = (state.rules.tables.get(KEY) or tables(state)).game
-    if max(state.scores) < target or (not hand_over and game["check"] == "hand_end"):
+        return one_deal_winner(scores) if hand_over else -1
+    game = tables_of(rules).game
+    if max(scores) < target or (not hand_over and game["check"] == "hand_end"):
         return -1
-    scores = state.scores
     over = [side for side, score in enumerate(scores) if score >= target]
     if not over:
         return -1
     precedence = len(over) > 1 and game["both_over"] == "last_trick_winner"
-    last = state.side_of[state.last_trick_winner] if state.last_trick_winner >= 0 else -1
     if precedence and last in over:
         return last
     return max(over, key=lambda side: scores[side])

@@ -1,0 +1,98 @@
+"""A score sheet shown: as text for the terminal, CSV (a row a hand) and a printable HTML page."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+
+from bezique.sheet.model import Sheet, Tally
+
+
+def _sides(sheet: Sheet) -> list[str]:
+    """Each side's name: its players'."""
+    sides = max(sheet.rules.side_of) + 1
+    return [
+        " and ".join(n for seat, n in enumerate(sheet.players) if sheet.rules.side_of[seat] == side)
+        for side in range(sides)
+    ]
+
+
+def _result(sheet: Sheet, tally: Tally) -> str:
+    """The game's state in words."""
+    if not tally.over:
+        return "the game goes on"
+    if tally.winner < 0:
+        return "the game is drawn"
+    return f"{_sides(sheet)[tally.winner]} won the game"
+
+
+def sheet_text(sheet: Sheet) -> str:
+    """The entries, what each scored and which checks ran, each hand's points and the totals."""
+    tally = sheet.tally()
+    names = sheet.players
+    lines = [f"{sheet.variant}: {', '.join(names)}"]
+    for number, (entry, done) in enumerate(zip(sheet.entries, tally.entries, strict=True)):
+        if entry.kind == "score":
+            kind = sheet.kind(entry.name)
+            count = f" {entry.count}" if kind.per_card else ""
+            cards = f" {' '.join(entry.cards)}" if entry.cards else ""
+            points = sum(e.points for e in done.events)
+            said = f"{number:>3}  hand {done.hand + 1}  {names[entry.player]}: {kind.words}"
+            lines.append(f"{said}{count}{cards}  {points:+d}")
+            lines.append(f"       checked: {'; '.join(done.checks)}")
+        else:
+            extra = ", ".join(f"{names[e.player]} {e.points:+d} ({e.rule})" for e in done.events)
+            what = {"hand_end": "end of hand", "stock_gone": "the stock is gone"}.get(
+                entry.kind, f"trumps {entry.suit}"
+            )
+            lines.append(
+                f"{number:>3}  hand {done.hand + 1}  {what}{'  ' + extra if extra else ''}"
+            )
+    sides = _sides(sheet)
+    for hand, scored in enumerate(tally.hands):
+        lines.append(
+            f"hand {hand + 1}: " + ", ".join(f"{s} {p}" for s, p in zip(sides, scored, strict=True))
+        )
+    lines.append(
+        "totals: " + ", ".join(f"{s} {p}" for s, p in zip(sides, tally.scores, strict=True))
+    )
+    lines.append(_result(sheet, tally))
+    return "\n".join(lines) + "\n"
+
+
+def sheet_csv(sheet: Sheet) -> str:
+    """A row a hand: its number, each side's points in it, and each side's running total."""
+    tally = sheet.tally()
+    sides = _sides(sheet)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["hand", *sides, *(f"{s} total" for s in sides)])
+    running = [0] * len(sides)
+    for hand, points in enumerate(tally.hands):
+        running = [r + p for r, p in zip(running, points, strict=True)]
+        writer.writerow([hand + 1, *points, *running])
+    return out.getvalue()
+
+
+def sheet_html(sheet: Sheet) -> str:
+    """A printable score sheet: a row a hand, the running totals and the result."""
+    tally = sheet.tally()
+    sides = [html.escape(s) for s in _sides(sheet)]
+    rows = []
+    running = [0] * len(sides)
+    for hand, points in enumerate(tally.hands):
+        running = [r + p for r, p in zip(running, points, strict=True)]
+        cells = "".join(f"<td>{p}</td><td>{r}</td>" for p, r in zip(points, running, strict=True))
+        rows.append(f"<tr><td>{hand + 1}</td>{cells}</tr>")
+    pairs = "".join(f"<th>{s}</th><th>total</th>" for s in sides)
+    title = html.escape(f"{sheet.variant}: score sheet")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{title}</title><style>body{{font-family:serif}}table{{border-collapse:collapse}}"
+        "td,th{border:1px solid #000;padding:.2em .6em;text-align:right}</style></head><body>"
+        f"<h1>{title}</h1><table><thead><tr><th>hand</th>{pairs}</tr></thead><tbody>"
+        + "".join(rows)
+        + f"</tbody></table><p>{html.escape(_result(sheet, tally))}</p>"
+        "</body></html>\n"
+    )

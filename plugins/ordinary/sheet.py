@@ -1,0 +1,194 @@
+"""The ordinary rules' answers to a score sheet (:mod:`bezique.sheet`): entries and checks.
+
+Every number and rule is read from the compiled :class:`Tables` and checked by the
+functions the game uses (:func:`class_clash`, :func:`raised_levels`), never restated.
+A declaration entered with its cards is checked against the player's earlier
+declarations of the hand: the cards form the combination under a trump suit that
+every one of them allows, and the class rule holds for some choice of the copies
+(a card already on the table is taken before a fresh copy, the packs' copies at most).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from bezique.hookspecs import SheetEntryKind, hookimpl
+from bezique.plugins.ordinary.combinations import (
+    Combination,
+    Tables,
+    class_clash,
+    class_rule_words,
+    raised_levels,
+    tables_of,
+)
+from bezique.plugins.ordinary.tricks import game_winner
+
+if TYPE_CHECKING:
+    from bezique.rules.ruleset import Ruleset
+
+SEVEN_KEYS = ("turn_up_points", "exchange_points", "declare_points")
+"""The seven of trumps' score events, by their key in the ``seven_of_trumps`` section."""
+
+
+@hookimpl
+def bezique_sheet_entries(rules: Ruleset) -> list[SheetEntryKind]:
+    """The table's combinations, the seven of trumps, carte blanche, brisques, the last trick."""
+    t = tables_of(rules)
+    words = rules.words
+    entries = [
+        SheetEntryKind(name, words.combination(name), row["points"], _size(row))
+        for name, row in rules.data["declarations"]["combinations"].items()
+    ]
+    if not t.trumps_by_marriage:
+        sevens = t.packs  # each copy of the seven of trumps
+        entries.extend(
+            SheetEntryKind(
+                f"seven_of_trumps.{key}",
+                words.say(f"seven_of_trumps.{key}"),
+                t.seven[key],
+                most=sevens,
+                pool="seven_of_trumps",
+            )
+            for key in SEVEN_KEYS
+        )
+    if t.carte_blanche_on:
+        entries.append(
+            SheetEntryKind("carte_blanche", words.say("carte_blanche"), t.carte_blanche["points"])
+        )
+    brisques = len(t.brisque_ranks) * len(t.deck.suits) * t.packs
+    points = 0 if t.brisques_at_settlement else t.brisque_points
+    entries.append(
+        SheetEntryKind("brisques", words.say("brisques"), points, 0, True, brisques, True)
+    )
+    entries.append(
+        SheetEntryKind(
+            "last_trick", words.say("last_trick"), t.last_trick_points, 0, False, 1, True
+        )
+    )
+    return entries
+
+
+def _size(row: Mapping[str, Any]) -> int:
+    """How many cards a declaration of the combination ``row`` shows."""
+    if "ranks" in row:
+        return len(row["ranks"])
+    if "rank" in row:
+        return int(row["count"])
+    return 2 * int(row["beziques"])
+
+
+@hookimpl
+def bezique_sheet_declaration_problem(
+    rules: Ruleset,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+    trump: int,
+) -> str:
+    """Whether ``faces`` form ``name`` under a trump the hand allows, and the class rule holds."""
+    return declaration_problem(rules, declared, name, faces, trump)
+
+
+def declaration_problem(
+    rules: Ruleset,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+    trump: int,
+    class_rule: bool = True,
+) -> str:
+    """Why the sheet may not hold ``name`` of ``faces`` (see the hook); ``""`` if it may.
+
+    Without ``class_rule`` only the form and the trump suit are checked (a plugin
+    whose sets are formed again once a card is played away, which a sheet does not
+    record).
+    """
+    t = tables_of(rules)
+    suits = range(len(t.deck.suits)) if trump < 0 else [trump]
+    shown = " ".join(t.deck.face_text(f) for f in faces)
+    words = rules.words.combination(name)
+    allowed = [s for s in suits if _forms(t, t.by_name_for(s, name), faces)]
+    if not allowed:
+        return f"{shown} do not form {words} in this variant (its table of combinations)"
+    allowed = [s for s in allowed if all(_forms(t, t.by_name_for(s, n), f) for n, f in declared)]
+    if not allowed:
+        return (
+            f"{shown} as {words} needs a trump suit that the player's earlier declarations "
+            "of the hand rule out: one suit is trumps for the whole hand"
+        )
+    return _class_problem(t, allowed[0], declared, name, faces) if class_rule else ""
+
+
+def _forms(t: Tables, combo: Combination | None, faces: tuple[int, ...]) -> bool:
+    """Whether ``faces`` are the cards of ``combo`` (a form of it, any copies)."""
+    if combo is None:
+        return False
+    if combo.pairs:
+        return _beziques(combo, faces)
+    if len(faces) != combo.size:
+        return False
+    if combo.rank_faces:
+        inside = all(f in combo.rank_faces for f in faces)
+        return inside and (not combo.distinct_suits or len(set(faces)) == len(faces))
+    return any(sorted(form) == sorted(faces) for form, _ in combo.suit_forms)
+
+
+def _beziques(combo: Combination, faces: tuple[int, ...]) -> bool:
+    """Whether ``faces`` are ``combo.pairs`` bezique pairs of the variant's bezique cards."""
+    if len(combo.faces) != 2:
+        return False
+    wanted = sorted(combo.faces * combo.pairs)
+    return sorted(faces) == wanted
+
+
+def _class_problem(
+    t: Tables,
+    trump: int,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+) -> str:
+    """The class rule over the player's declarations of the hand, copies chosen as they allow."""
+    copies: dict[int, list[int]] = {}
+    for earlier, shown in declared:
+        combo = t.by_name_for(trump, earlier)
+        if combo is not None:
+            _lay(t, copies, combo, shown)
+    combo = t.by_name_for(trump, name)
+    assert combo is not None  # _forms said so
+    if _lay(t, copies, combo, faces):
+        return ""
+    barred = next((f for f in faces if len(copies.get(f, ())) >= t.packs), faces[0])
+    return class_rule_words(t.deck.face_text(barred))
+
+
+def _lay(
+    t: Tables, copies: dict[int, list[int]], combo: Combination, faces: tuple[int, ...]
+) -> bool:
+    """Lay ``faces`` on the table as ``combo``, if the class rule and the packs allow it.
+
+    ``copies`` holds, for each face, the class levels of each copy on the table; each
+    face takes a copy on the table that the class rule lets join ``combo``, else a fresh
+    copy while the packs hold one.  ``copies`` is changed only when the answer is true.
+    """
+    laid = {face: list(copies.get(face, [])) for face in faces}
+    for face in faces:
+        levels = laid[face]
+        free = [i for i, held in enumerate(levels) if class_clash(combo, [held]) < 0]
+        if not free and len(levels) >= t.packs:
+            return False
+        if not free:
+            levels.append(0)
+            free = [len(levels) - 1]
+        levels[free[0]] = raised_levels(levels[free[0]], combo)
+    copies.update(laid)
+    return True
+
+
+@hookimpl
+def bezique_sheet_winner(
+    rules: Ruleset, scores: Sequence[int], hand_over: bool, last_trick: int
+) -> int:
+    """The game's winner as the game decides it (:func:`game_winner`)."""
+    return game_winner(rules, scores, hand_over, last_trick)

@@ -1,0 +1,268 @@
+"""The score sheet (bezique.sheet): totals by name are the engine's; each check at its boundary."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bezique.game import GameState, new_game
+from bezique.sheet import Entry, Sheet, SheetError, read_sheet, sheet_csv, sheet_html
+
+SETTLED = ("rubicon.", "carte_blanche.from_opponent")
+"""Score events the sheet works out itself (the settlement), not entered."""
+
+
+def played(variant: str, seed: int) -> GameState:
+    """A random game of ``variant`` played to its end."""
+    game = new_game(variant, seed=seed)
+    rng = random.Random(seed)
+    while not game.is_over():
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def sheet_of(game: GameState) -> Sheet:
+    """The game's score events entered on a sheet by name, with the declarations' cards."""
+    names = [f"player {seat}" for seat in range(game.players)]
+    sheet = Sheet(game.variant_spec, names, game.first_dealer)
+    rules = game.rules
+    brisque_points = rules.data["brisques"]["points"]
+    brisque_ranks = {rules.deck.rank_index(r) for r in rules.data["brisques"]["ranks"]}
+    at_settlement = rules.data["brisques"]["timing"] == "settlement"
+    for hand in range(game.hand_no + 1):
+        for event, in_hand in zip(game.events, game.event_hands, strict=True):
+            if in_hand != hand or event.rule.startswith(SETTLED):
+                continue
+            if event.rule == "brisques":
+                if not at_settlement:
+                    count = event.points // brisque_points
+                    sheet.add(Entry("score", event.player, "brisques", count=count))
+                continue
+            cards: tuple[str, ...] = ()
+            if event.rule in rules.combo_names:
+                cards = tuple(text.rstrip("*@") for text in event.detail.split())
+            sheet.add(Entry("score", event.player, rules.words.say(event.rule), cards))
+        if at_settlement:
+            for seat in range(game.players):
+                won = [
+                    c
+                    for trick in game.tricks
+                    if trick.hand == hand and trick.owner == seat
+                    for c in trick.cards
+                ]
+                count = sum(rules.deck.card_rank[c] in brisque_ranks for c in won)
+                sheet.add(Entry("score", seat, "brisques", count=count))
+        if not sheet.tally().over:
+            sheet.add(Entry("hand_end"))
+    return sheet
+
+
+def engine_hands(game: GameState) -> list[list[int]]:
+    """The engine's points of each hand, per side (the settlement in the last)."""
+    sides = max(game.side_of) + 1
+    hands = [[0] * sides for _ in range(game.hand_no + 1)]
+    for event, hand in zip(game.events, game.event_hands, strict=True):
+        hands[hand][game.side_of[event.player]] += event.points
+    return hands
+
+
+@pytest.mark.parametrize(
+    ("variant", "seeds"),
+    [
+        ("ordinary", 40),
+        ("house-brisques-at-end", 25),
+        ("three-hand", 15),
+        ("four-hand-partners", 15),
+        ("rubicon", 40),
+    ],
+)
+def test_random_games_entered_by_name_total_as_the_engine_scored_them(
+    variant: str, seeds: int
+) -> None:
+    for seed in range(seeds):
+        game = played(variant, seed)
+        sheet = sheet_of(game)
+        tally = sheet.tally()
+        assert tally.scores == list(game.scores), (variant, seed)
+        assert tally.hands == engine_hands(game), (variant, seed)
+        assert tally.over
+        assert tally.winner == game.winner, (variant, seed)
+        again = Sheet.from_json(json.loads(sheet.dumps()))
+        assert again.tally().scores == list(game.scores)
+
+
+def ordinary_sheet(*entries: Entry) -> Sheet:
+    return Sheet("ordinary", ["Ann", "Bob"], 0, entries=entries)
+
+
+def score(player: int, name: str, *cards: str, count: int = 1) -> Entry:
+    return Entry("score", player, name, cards, count)
+
+
+def test_entries_by_name_score_the_variants_table() -> None:
+    # S0's table: bezique 40, royal marriage 40, four aces 100, brisques 10 each, last trick 10
+    sheet = ordinary_sheet(
+        score(0, "bezique", "QS", "JD"),
+        score(1, "royal marriage"),
+        score(0, "four aces"),
+        score(0, "brisques", count=5),
+        score(1, "last trick"),
+        Entry("hand_end"),
+    )
+    tally = sheet.tally()
+    assert tally.scores == [190, 50]
+    assert tally.hands == [[190, 50], [0, 0]]
+    assert not tally.over
+
+
+def test_a_house_rule_file_scores_by_its_own_table(tmp_path: Path) -> None:
+    sheet = Sheet("ordinary", ["Ann", "Bob"], overrides={"last_trick": {"points": 50}})
+    sheet.add(score(1, "last trick"))
+    assert sheet.tally().scores == [0, 50]
+
+
+def test_a_combination_the_variant_does_not_have_is_refused() -> None:
+    with pytest.raises(SheetError, match="has no score called 'triple bezique'"):
+        ordinary_sheet(score(0, "triple bezique")).tally()
+    assert Sheet(
+        "three-hand", ["A", "B", "C"], entries=[score(0, "triple bezique")]
+    ).tally().scores == [1500, 0, 0]
+
+
+def test_three_sevens_of_trumps_in_two_packs_are_refused() -> None:
+    sheet = ordinary_sheet(
+        score(0, "seven of trumps shown"), score(1, "seven of trumps exchanged for the turn-up")
+    )
+    sheet.tally()
+    sheet.entries.append(score(0, "seven of trumps shown"))
+    with pytest.raises(
+        SheetError, match=r"entries\[2\]: .*would make 3 in the hand, and the packs hold 2"
+    ):
+        sheet.tally()
+
+
+def test_brisques_beyond_the_packs_are_refused_at_sixteen() -> None:
+    ordinary_sheet(score(0, "brisques", count=9), score(1, "brisques", count=7)).tally()
+    with pytest.raises(SheetError, match="would make 17 in the hand, and the packs hold 16"):
+        ordinary_sheet(score(0, "brisques", count=9), score(1, "brisques", count=8)).tally()
+
+
+def test_two_last_tricks_in_a_hand_are_refused_but_one_a_hand_is_not() -> None:
+    ordinary_sheet(score(0, "last trick"), Entry("hand_end"), score(1, "last trick")).tally()
+    with pytest.raises(SheetError, match=r"entries\[1\]: .*the packs hold 1"):
+        ordinary_sheet(score(0, "last trick"), score(1, "last trick")).tally()
+
+
+def test_a_declaration_after_the_stock_is_gone_is_refused() -> None:
+    ordinary_sheet(score(0, "marriage"), Entry("stock_gone"), score(0, "brisques", count=2)).tally()
+    with pytest.raises(SheetError, match="after the stock is gone"):
+        ordinary_sheet(Entry("stock_gone"), score(0, "marriage")).tally()
+
+
+def test_more_copies_of_a_card_than_the_packs_hold_are_refused() -> None:
+    ordinary_sheet(score(0, "four aces", "AS", "AS", "AH", "AD")).tally()
+    with pytest.raises(SheetError, match="3 of AS: the 2 packs hold 2 at most"):
+        ordinary_sheet(score(0, "four aces", "AS", "AS", "AS", "AD")).tally()
+
+
+def test_cards_that_do_not_form_the_combination_are_refused() -> None:
+    with pytest.raises(SheetError, match="KH QS do not form marriage"):
+        ordinary_sheet(score(0, "marriage", "KH", "QS")).tally()
+    with pytest.raises(SheetError, match="QS JH do not form bezique"):
+        ordinary_sheet(score(0, "bezique", "QS", "JH")).tally()
+
+
+def test_a_double_bezique_needs_two_of_each_bezique_card() -> None:
+    ordinary_sheet(score(0, "double bezique", "QS", "QS", "JD", "JD")).tally()
+    with pytest.raises(SheetError, match="do not form double bezique"):
+        ordinary_sheet(score(0, "double bezique", "QS", "JD", "JD", "JH")).tally()
+
+
+def test_one_trump_suit_a_hand() -> None:
+    ordinary_sheet(score(0, "royal marriage", "KH", "QH"), score(0, "marriage", "KS", "QS")).tally()
+    with pytest.raises(SheetError, match="one suit is trumps for the whole hand"):
+        ordinary_sheet(
+            score(0, "royal marriage", "KH", "QH"), score(0, "royal marriage", "KS", "QS")
+        ).tally()
+
+
+def test_the_class_rule_a_card_declared_again_in_the_same_class() -> None:
+    # A marriage's queen and king go on to a sequence (higher in the class); the same
+    # marriage again needs the second copies, and a third is refused (two packs)
+    ordinary_sheet(
+        Entry("trumps", suit="H"),
+        score(0, "royal marriage", "KH", "QH"),
+        score(0, "sequence", "AH", "TH", "KH", "QH", "JH"),
+    ).tally()
+    again = [score(0, "marriage", "KS", "QS")] * 2
+    ordinary_sheet(*again).tally()
+    with pytest.raises(
+        SheetError, match="KS was already declared in a combination of the same class"
+    ):
+        ordinary_sheet(*again, score(0, "marriage", "KS", "QS")).tally()
+    # the queen of spades goes on to a bezique, of another class
+    ordinary_sheet(*again, score(0, "bezique", "QS", "JD")).tally()
+
+
+def test_a_check_needing_cards_not_named_is_not_made_and_the_sheet_says_so() -> None:
+    tally = ordinary_sheet(score(0, "marriage"), score(0, "marriage", "KS", "QS")).tally()
+    assert any(c.startswith("not made without the cards") for c in tally.entries[0].checks)
+    assert not any(c.startswith("not made") for c in tally.entries[1].checks)
+
+
+def test_the_game_ends_at_the_target_and_refuses_more() -> None:
+    sheet = ordinary_sheet(
+        score(0, "double bezique"), score(0, "double bezique"), score(1, "marriage")
+    )
+    with pytest.raises(SheetError, match=r"entries\[2\]: the game is over: won by Ann"):
+        sheet.tally()
+    sheet.entries.pop()
+    tally = sheet.tally()
+    assert tally.over and tally.winner == 0 and tally.scores == [1000, 0]
+
+
+def test_rubicon_settles_the_game_from_the_totals() -> None:
+    # one deal; 1200 to 800 (over the line 1000? no: under it, so rubiconed); brisques
+    # count only to save a rubicon or break a tie (A22)
+    sheet = Sheet("rubicon", ["Ann", "Bob"])
+    for entry in (score(0, "four aces"),) * 12 + (score(1, "four aces"),) * 8:
+        sheet.add(entry)
+    sheet.add(score(0, "brisques", count=10))
+    sheet.add(score(1, "brisques", count=6))
+    sheet.add(Entry("hand_end"))
+    tally = sheet.tally()
+    assert tally.over and tally.winner == 0
+
+
+def test_undo_and_fix_and_the_file_round_trip(tmp_path: Path) -> None:
+    sheet = ordinary_sheet(score(0, "bezique"))
+    sheet.add(score(1, "marriage"))
+    assert sheet.undo() == score(1, "marriage")
+    sheet.fix(0, score(1, "four aces"))
+    assert sheet.tally().scores == [0, 100]
+    with pytest.raises(SheetError):
+        sheet.fix(0, score(1, "five aces"))
+    assert sheet.entries == [score(1, "four aces")]
+    path = tmp_path / "game.json"
+    path.write_text(sheet.dumps())
+    assert read_sheet(path).tally().scores == [0, 100]
+    assert sheet_csv(sheet).splitlines() == ["hand,Ann,Bob,Ann total,Bob total", "1,0,100,0,100"]
+    assert "<td>100</td>" in sheet_html(sheet)
+
+
+def test_a_bad_sheet_file_is_refused_at_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    data = json.loads(ordinary_sheet(score(0, "bezique")).dumps())
+    data["entries"][0]["player"] = "one"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SheetError, match=r"bad.json: entries\[0\].player: 'one' is not of type"):
+        read_sheet(path)
+    path.write_text("{")
+    with pytest.raises(SheetError, match=r"bad\.json:1:2: not JSON"):
+        read_sheet(path)
+    path.write_text(" " * (2 * 1024 * 1024))
+    with pytest.raises(SheetError, match="larger than"):
+        read_sheet(path)
