@@ -230,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(commands)
     _play_parser(commands)
     _rulebook_parsers(commands)
+    _sheet_parser(commands)
     return parser
 
 
@@ -402,3 +403,61 @@ def _play_parser(commands: Any) -> None:
     )
     play.add_argument("--resume", metavar="FILE", help="continue the game a saved record holds")
     _add_overwrite(play, "start the new game even if the file of --save exists, replacing it")
+
+
+def _sheet_parser(commands: Any) -> None:
+    """``bezique sheet ACTION``: a real game's score sheet (run by ``bezique.sheet.command``)."""
+    sheet = commands.add_parser(
+        "sheet",
+        help="keep the score sheet of a game played with real cards, checked by the rules",
+        description="Keep the score sheet of a game played with real cards: new, add, undo, "
+        "fix, show, export. Every entry is checked by the variant's rules; the totals are "
+        "worked out again from the entries each time.",
+    )
+    actions = sheet.add_subparsers(dest="sheet_command", required=True, metavar="ACTION")
+    new = actions.add_parser(
+        "new",
+        help="start a sheet file",
+        description="Start the score sheet of a game played with real cards: the variant (a "
+        "registered name; --house adds a house-rule file's rules, kept in the sheet itself), "
+        "the players in seat order and the first dealer.",
+    )
+    new.add_argument("file", metavar="FILE", help="the sheet file to write (JSON)")
+    new.add_argument("--variant", help="variant name (default: the one --house builds on)")
+    new.add_argument("--house", metavar="FILE.yaml", help="a house-rule file over the variant")
+    new.add_argument(
+        "--players", required=True, metavar="A,B[,C,D]", help="the players' names, in seat order"
+    )
+    new.add_argument(
+        "--dealer",
+        type=whole_number(0, 7),
+        default=0,
+        metavar="N",
+        help="the seat that deals first (from 0; default 0)",
+    )
+    _add_overwrite(new, "replace FILE if it exists")
+    words = "[PLAYER] what was scored: Ann royal marriage KS QS; Bob brisques 5; hand over"
+    add = actions.add_parser(
+        "add",
+        help="enter a score on the sheet",
+        description="Enter what a player scored, in words: 'Ann royal marriage KS QS' (the "
+        "cards are optional; named, they are checked), 'Bob brisques 5', 'Ann last trick'; "
+        "or, with no player, 'trumps H', 'stock gone', 'hand over'. Prints the points and "
+        "the checks made; an entry the rules refuse is not written.",
+    )
+    add.add_argument("file", metavar="FILE", help="the sheet file")
+    add.add_argument("words", nargs="+", metavar="WORDS", help=words)
+    undo = actions.add_parser("undo", help="take back the last entry")
+    undo.add_argument("file", metavar="FILE", help="the sheet file")
+    fix = actions.add_parser("fix", help="replace entry N (as show numbers them) by another")
+    fix.add_argument("file", metavar="FILE", help="the sheet file")
+    fix.add_argument("number", type=whole_number(0, 99_999), metavar="N", help="as show gives it")
+    fix.add_argument("words", nargs="+", metavar="WORDS", help=words)
+    show = actions.add_parser("show", help="check a saved sheet again; print it and its totals")
+    show.add_argument("file", metavar="FILE", help="the sheet file")
+    export = actions.add_parser("export", help="write the sheet as CSV (a row a hand) or HTML")
+    export.add_argument("file", metavar="FILE", help="the sheet file")
+    into = export.add_mutually_exclusive_group(required=True)
+    into.add_argument("--csv", metavar="OUT", help="a CSV file: a row a hand, running totals")
+    into.add_argument("--html", metavar="OUT", help="a printable HTML page")
+    _add_overwrite(export, "replace OUT if it exists")

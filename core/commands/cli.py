@@ -1,7 +1,8 @@
 r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``compare``, ``play``, ``sources``, ``rules``, ``diff``.
+``bench``, ``tournament``, ``compare``, ``play``, ``sources``, ``rules``, ``diff``,
+``sheet``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.  The arguments each
@@ -225,6 +226,7 @@ def _run(args: argparse.Namespace) -> int:
         "diff": _diff,
         "serve": _serve,
         "serve-bench": _serve_bench,
+        "sheet": _sheet,
     }
     return handlers[args.command](args)
 
@@ -483,3 +485,9 @@ def _serve_bench(args: argparse.Namespace) -> int:
     from bezique.web.loadbench import run_serve_bench
 
     return run_serve_bench(args)
+
+
+def _sheet(args: argparse.Namespace) -> int:
+    from bezique.sheet.command import run_sheet
+
+    return run_sheet(args)
