@@ -104,6 +104,10 @@ def test_cards_and_names_are_read_as_a_player_writes_them(
     out = add(capsys, path, "ann The Bezique qs jd")
     assert out.splitlines()[0] == "entry 0, hand 1: Ann bezique QS JD +40"
     assert json.loads(path.read_text())["entries"][0]["cards"] == ["QS", "JD"]
+    # a player called with several words, the longest name first
+    argv = ["sheet", "new", str(path), "--variant", "ordinary", "--players", "Ann,Ann Lee"]
+    assert run(capsys, *argv, "--overwrite")[0] == 0
+    assert add(capsys, path, "ann lee four kings").splitlines()[-1] == "totals: Ann 0, Ann Lee 80"
 
 
 def test_new_refuses_a_file_that_exists_unless_told_to_overwrite(
@@ -127,6 +131,9 @@ def test_new_refuses_a_file_that_exists_unless_told_to_overwrite(
     [
         ((), "Carl last trick", "'Carl' is not a player of the sheet (Ann, Bob)"),
         ((), "Ann fifteen aces", "ordinary has no score called 'fifteen aces' (it has: bezique, "),
+        ((), "Bob", "say what Bob scored: a name, then cards or a count"),
+        ((), "Bob 5 bezique", "ordinary has no score called '5 bezique'"),
+        ((), "Bob brisques", "brisques, aces and tens won takes one count"),
         ((), "Bob brisques five", "'five' is not a count"),
         ((), "Bob brisques 99999999999999", "is not a count"),
         ((), "Bob four aces 2", "four aces takes no count ('2')"),

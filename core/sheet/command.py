@@ -63,7 +63,7 @@ def parse_entry(sheet: Sheet, words: Sequence[str]) -> Entry:
     if not words:
         raise SheetError("say what was scored: PLAYER NAME [CARDS] [COUNT], or hand over")
     said = " ".join(word.lower() for word in words)
-    seat = _seat(sheet, words[0])
+    seat, named = _player(sheet, words)
     if seat is None:
         if said in HAND_OVER:
             return Entry("hand_end")
@@ -75,19 +75,29 @@ def parse_entry(sheet: Sheet, words: Sequence[str]) -> Entry:
             f"{words[0]!r} is not a player of the sheet ({', '.join(sheet.players)}); "
             f"without a player: {TRUMPS} SUIT, {STOCK_GONE[0]}, {HAND_OVER[0]}"
         )
-    rest = list(words[1:])
+    rest = list(words[named:])
+    if not rest:
+        raise SheetError(f"say what {sheet.players[seat]} scored: a name, then cards or a count")
     for length in range(len(rest), 0, -1):
         name = " ".join(rest[:length])
         if _is_score(sheet, name):
             return _score(sheet, seat, name, rest[length:])
-    sheet.kind(" ".join(w for w in rest if not w.isdigit()) or "(nothing)")  # says what it has
-    raise SheetError("say what was scored")  # (not reached: kind() refused it)
+    sheet.kind(" ".join(rest))  # refused: it says which scores the variant has
+    raise SheetError("say what was scored")  # (not reached)
 
 
-def _seat(sheet: Sheet, word: str) -> int | None:
-    """The seat of the player called ``word`` (case aside), or None."""
-    folded = [name.casefold() for name in sheet.players]
-    return folded.index(word.casefold()) if word.casefold() in folded else None
+def _player(sheet: Sheet, words: Sequence[str]) -> tuple[int | None, int]:
+    """The seat of the player the first words name (case aside), and how many words it took.
+
+    The longest name wins, so a player may be called with several words (``Ann Lee``).
+    """
+    folded = [" ".join(name.casefold().split()) for name in sheet.players]
+    longest = max(len(name.split()) for name in folded)
+    for length in range(min(len(words), longest), 0, -1):
+        said = " ".join(words[:length]).casefold()
+        if said in folded:
+            return folded.index(said), length
+    return None, 0
 
 
 def _is_score(sheet: Sheet, name: str) -> bool:
