@@ -120,6 +120,10 @@ def test_new_refuses_a_file_that_exists_unless_told_to_overwrite(
     status, _, err = run(capsys, *argv)
     assert status == 1 and err == f"bezique: {path}: exists; add --overwrite to replace it\n"
     assert path.read_bytes() == before
+    # what the file's schema refuses is not written, to be refused at the next read
+    status, _, err = run(capsys, *argv[:-1], "Cy," + "D" * 101, "--overwrite")
+    assert status == 1 and err.startswith("bezique: the new sheet: players[1]: 'DDD"), err
+    assert path.read_bytes() == before
     status, _, err = run(capsys, *argv, "--overwrite", "--dealer", "1")
     assert (status, err) == (0, "")
     data = json.loads(path.read_text())
@@ -279,6 +283,12 @@ def test_a_house_rule_file_scores_by_its_table_and_is_kept_in_the_sheet(
     house.write_text("name: our-house\nsummary: x\nextends: ordinary\n")
     status, _, err = run(capsys, *argv, "--overwrite", "--variant", "rubicon")
     assert status == 1 and "its rules build on ordinary, not rubicon" in err
+    new = ["sheet", "new", str(tmp_path / "other.json"), "--players", "Ann,Bob"]
+    status, _, err = run(capsys, *new)
+    assert (status, err) == (1, "bezique: say the variant: --variant NAME, or --house FILE.yaml\n")
+    status, _, err = run(capsys, *new, "--variant", str(house))
+    assert status == 1 and "a house-rule file goes in --house" in err
+    assert sorted(os.listdir(tmp_path)) == ["game.json", "house.yaml"]
 
 
 def test_a_sheet_write_that_fails_leaves_the_file_whole(

@@ -12,6 +12,7 @@ sheet has taken the entry, so a refusal leaves the file as it was.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -151,8 +152,9 @@ def _new(args: argparse.Namespace) -> int:
     if not all(players) or len(set(players)) != len(players):
         raise SheetError(f"--players {args.players!r}: each player once, by a name, commas between")
     dealer = args.dealer
-    sheet = Sheet(variant, players, dealer, overrides)
-    write_output(args.file, sheet.dumps(), overwrite=args.overwrite)
+    text = Sheet(variant, players, dealer, overrides).dumps()
+    Sheet.from_json(json.loads(text), "the new sheet")  # as a later read will check it
+    write_output(args.file, text, overwrite=args.overwrite)
     print(
         f"{args.file}: a sheet of {variant}{' with house rules' if overrides else ''} for "
         f"{', '.join(players)}; {players[dealer]} deals first"
