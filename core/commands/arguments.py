@@ -230,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(commands)
     _play_parser(commands)
     _rulebook_parsers(commands)
+    _club_parser(commands)
     return parser
 
 
@@ -402,3 +403,12 @@ def _play_parser(commands: Any) -> None:
     )
     play.add_argument("--resume", metavar="FILE", help="continue the game a saved record holds")
     _add_overwrite(play, "start the new game even if the file of --save exists, replacing it")
+
+
+def _club_parser(commands: Any) -> None:
+    from bezique.sheet.clubcommand import add_arguments as club_arguments
+
+    club = commands.add_parser(
+        "club", help="the club: players, finished score sheets by evening, ladder, luck"
+    )
+    club_arguments(club)

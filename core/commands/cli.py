@@ -225,6 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         "diff": _diff,
         "serve": _serve,
         "serve-bench": _serve_bench,
+        "club": _club,
     }
     return handlers[args.command](args)
 
@@ -483,3 +484,10 @@ def _serve_bench(args: argparse.Namespace) -> int:
     from bezique.web.loadbench import run_serve_bench
 
     return run_serve_bench(args)
+
+
+def _club(args: argparse.Namespace) -> int:
+    from bezique.sheet.clubcommand import run_club
+    from bezique.web.store import open_database
+
+    return run_club(args, open_database)
