@@ -101,8 +101,8 @@ def test_the_ladder_elo_is_the_tournaments_fit(club: Club) -> None:
     assert (rows["Bob"].games, rows["Bob"].wins) == (2, 1)
     for name, at in index.items():
         assert rows[name].elo == pytest.approx(expected[at])
-    bob = rows["Bob"].interval
-    assert bob is not None and bob[0] < rows["Bob"].elo < bob[1]  # type: ignore[operator]
+    bob, bob_elo = rows["Bob"].interval, rows["Bob"].elo
+    assert bob is not None and bob_elo is not None and bob[0] < bob_elo < bob[1]
     assert rows["Ann"].elo == 0  # the anchor
     ann_won = sum(game(s).scores[game(s).winner] for s, w, _ in played_games if w == "Ann")
     ann_lost = sum(game(s).scores[1 - game(s).winner] for s, _, lo in played_games if lo == "Ann")

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING
 
-from bezique.errors import BeziqueError
-
 if TYPE_CHECKING:
     from bezique.sheet.club import Club
 
@@ -142,16 +140,11 @@ def _ladder(club: Club, args: argparse.Namespace) -> int:
 
 
 def _export(club: Club, args: argparse.Namespace) -> int:
+    from bezique.reading.safeio import write_output
+
     data = club.export()
-    mode = "w" if args.overwrite else "x"
-    try:
-        with open(args.file, mode, encoding="utf-8") as out:
-            json.dump(data, out, indent=1, ensure_ascii=False)
-            out.write("\n")
-    except FileExistsError:
-        raise BeziqueError(f"{args.file}: exists (--overwrite replaces it)") from None
-    except OSError as exc:
-        raise BeziqueError(f"{args.file}: cannot write: {exc.strerror or exc}") from None
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    write_output(args.file, text, overwrite=args.overwrite)
     print(f"wrote {len(data['players'])} players and {len(data['games'])} games to {args.file}")
     return 0
 
