@@ -16,7 +16,7 @@ from bezique.game import GameState
 from bezique.sheet import Sheet
 from bezique.sheet.club import Club, ClubError
 from bezique.simulation.ratings import PairResult, fit_elo
-from bezique.web.store import open_database
+from bezique.web.store import MIGRATIONS, Store, open_database
 
 
 @functools.cache
@@ -238,3 +238,33 @@ def test_a_sheet_naming_one_player_twice_is_refused(club: Club) -> None:
     with pytest.raises(ClubError, match="named at two seats"):
         club.add_game(sheet, "2026-11-05")
     assert club.games() == []
+
+
+def test_an_older_store_gains_the_club_and_keeps_its_tables(tmp_path: Path) -> None:
+    path = tmp_path / "tables.sqlite"
+    with sqlite3.connect(path) as old:  # the store as it was before the club
+        old.executescript(MIGRATIONS[0] + "PRAGMA user_version=1;")
+    Store(path).add_table("t1", {"variant": "ordinary"})
+    db = open_database(path)
+    assert db.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
+    Club(db).add_player("Ann")
+    db.close()
+    assert Store(path).table("t1") == ({"variant": "ordinary"}, [])
+
+
+def test_a_bad_club_file_is_one_located_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "club.sqlite")
+    sheet = sheet_won_by(1, "Ann", "Bob").to_json()
+    bad = tmp_path / "club.json"
+    kept = {"evening": "2026-11-05", "sheet": sheet}
+    document = {"format": "bezique-club/1", "players": ["Ann"], "games": [kept]}
+    bad.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["club", "--db", db, "import", str(bad)]) == 1
+    error = capsys.readouterr().err
+    assert (
+        error == f"bezique: {bad}: games[0].sheet: 'Bob' is not a club player (add-player first)\n"
+    )
+    assert main(["club", "--db", db, "players"]) == 0
+    assert capsys.readouterr().out == ""

@@ -68,13 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_club(args: argparse.Namespace, connect: Callable[[str], sqlite3.Connection]) -> int:
     """Run one ``bezique club`` subcommand on the club in ``connect(args.db)``."""
-    from bezique.sheet.club import Club
+    from bezique.sheet.club import Club, ClubError
 
     db = connect(args.db)
     try:
-        club = Club(db)
-        handler = _HANDLERS[args.club_command]
-        return handler(club, args)
+        return _HANDLERS[args.club_command](Club(db), args)
+    except sqlite3.Error as exc:  # busy past the timeout, a disk full: nothing was kept
+        raise ClubError(f"{args.db}: cannot use the club's file: {exc}") from None
     finally:
         db.close()
 
