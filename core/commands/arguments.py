@@ -231,6 +231,7 @@ def build_parser() -> argparse.ArgumentParser:
     _play_parser(commands)
     _rulebook_parsers(commands)
     _sheet_parser(commands)
+    _club_parser(commands)
     return parser
 
 
@@ -461,3 +462,12 @@ def _sheet_parser(commands: Any) -> None:
     into.add_argument("--csv", metavar="OUT", help="a CSV file: a row a hand, running totals")
     into.add_argument("--html", metavar="OUT", help="a printable HTML page")
     _add_overwrite(export, "replace OUT if it exists")
+
+
+def _club_parser(commands: Any) -> None:
+    from bezique.sheet.clubcommand import add_arguments as club_arguments
+
+    club = commands.add_parser(
+        "club", help="the club: players, finished score sheets by evening, ladder, luck"
+    )
+    club_arguments(club)

@@ -227,6 +227,7 @@ def _run(args: argparse.Namespace) -> int:
         "serve": _serve,
         "serve-bench": _serve_bench,
         "sheet": _sheet,
+        "club": _club,
     }
     return handlers[args.command](args)
 
@@ -491,3 +492,10 @@ def _sheet(args: argparse.Namespace) -> int:
     from bezique.sheet.command import run_sheet
 
     return run_sheet(args)
+
+
+def _club(args: argparse.Namespace) -> int:
+    from bezique.sheet.clubcommand import run_club
+    from bezique.web.store import open_database
+
+    return run_club(args, open_database)

@@ -48,6 +48,29 @@ MIGRATIONS: tuple[str, ...] = (
         record TEXT NOT NULL
     );
     """,
+    # the club (bezique.sheet.club): its players, evenings, games (finished sheets) and
+    # the club player at each seat of a game
+    """
+    CREATE TABLE club_players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE club_evenings (
+        id INTEGER PRIMARY KEY,
+        day TEXT NOT NULL UNIQUE
+    );
+    CREATE TABLE club_games (
+        id INTEGER PRIMARY KEY,
+        evening_id INTEGER NOT NULL REFERENCES club_evenings(id),
+        sheet TEXT NOT NULL
+    );
+    CREATE TABLE club_seats (
+        game_id INTEGER NOT NULL REFERENCES club_games(id),
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES club_players(id),
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
 )
 """The schema, one script a version: version N is the first N scripts run in order."""
 
@@ -179,3 +202,12 @@ def rows(store: Store) -> Iterator[tuple[str, dict[str, Any], list[str]]]:
         found = store.table(table_id)
         if found is not None:
             yield table_id, *found
+
+
+def open_database(path: str | Path) -> sqlite3.Connection:
+    """The store's database at ``path``, its schema up to date, for a terminal command.
+
+    The connection is in autocommit mode: its user (the club, :mod:`bezique.sheet.club`)
+    runs its own transactions.  :class:`StoreError` if the file cannot be used.
+    """
+    return Store(path)._db
