@@ -19,6 +19,7 @@ from bezique.commands.cli import main
 from bezique.errors import VariantError
 from bezique.game import GameState, new_game
 from bezique.rules import ruleset
+from bezique.sheet import Sheet
 from bezique.variant import load_variant, registry
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -204,6 +205,12 @@ def test_readme_python_example_runs(
     code = compile(example.text, f"README.md:{example.line}", "exec")
     namespace: dict[str, object] = {"__name__": "readme_example"}
     exec(code, namespace)
+    if "sheet" in namespace:  # the score sheet's example: the totals its comment says
+        sheet = namespace["sheet"]
+        assert isinstance(sheet, Sheet)
+        said = re.search(r"print\(sheet\.tally\(\)\.scores\)  # (\[.*\])", example.text)
+        assert said is not None and str(sheet.tally().scores) == said[1]
+        return
     game = namespace["game"]
     assert isinstance(game, GameState)
     if 'apply("declare bezique QS JD")' in example.text:  # the bezique scores 40 (S0)
