@@ -46,14 +46,26 @@ def variant_named(value: object) -> str | None:
     return value.removesuffix(".yaml")
 
 
+QUICK_CASES = 1
+"""The most cases of one parametrized test the quick run keeps (its first ones)."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``slow`` the cases of a per-variant test for a variant not in the quick set."""
+    """Mark ``slow`` what the quick run leaves to the full run (see the module's docstring).
+
+    Of a test written for every variant, the cases of variants not in the quick set; of
+    any parametrized test, the cases after its first :data:`QUICK_CASES` kept.
+    """
     variants = registered_variants()
     quick = quick_variants()
+    kept: dict[tuple[str, str], int] = {}
     for item in items:
         callspec = getattr(item, "callspec", None)
-        if callspec is None:
+        if callspec is None or item.get_closest_marker("slow") is not None:
             continue
         named = {variant_named(value) for value in callspec.params.values()}
-        if named & variants and not named & quick:
+        key = (str(item.path), item.originalname)  # type: ignore[attr-defined]
+        if (named & variants and not named & quick) or kept.get(key, 0) >= QUICK_CASES:
             item.add_marker(pytest.mark.slow)
+        else:
+            kept[key] = kept.get(key, 0) + 1

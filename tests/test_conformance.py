@@ -159,10 +159,8 @@ def simulate(overrides: Mapping[str, Any] | None, seed: int, hands: int) -> int:
 # --------------------------------------------------------------------------- the runs
 
 
-@pytest.mark.parametrize(
-    "seed",
-    [DEFAULT_SEEDS[0], *(pytest.param(seed, marks=pytest.mark.slow) for seed in DEFAULT_SEEDS[1:])],
-)
+@pytest.mark.slow  # the quick run's random games of the ordinary game: tests/test_random_sim.py
+@pytest.mark.parametrize("seed", DEFAULT_SEEDS)
 def test_random_games_default_rules(seed: int) -> None:
     assert simulate(None, seed, DEFAULT_HANDS_PER_SEED) >= DEFAULT_HANDS_PER_SEED
 

@@ -242,6 +242,7 @@ def game_with_end_game_blunders() -> tuple[GameState, list[int]]:
     return state, blunders
 
 
+@pytest.mark.slow  # the quick run reviews one game: the ace thrown away
 def test_the_review_ranks_the_end_game_blunders_costliest_first() -> None:
     """After the stock the play-outs leave nothing to chance: each cost is exact (error
     nought), the heuristic's play to the hand's end after each action.  A record of the
