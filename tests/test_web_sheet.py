@@ -59,7 +59,7 @@ def stored(db: str, sheet: str) -> tuple[dict[str, Any], str]:
     return found
 
 
-FIRST_HAND = [
+FIRST_HAND: list[dict[str, Any]] = [
     {"kind": "trumps", "suit": "H"},
     {"player": 0, "name": "bezique", "cards": ["QS", "JD"]},
     {"player": 1, "name": "royal marriage", "cards": ["KH", "QH"]},
@@ -104,7 +104,7 @@ def test_a_refusal_says_the_rule_and_changes_nothing(client: TestClient, db: str
     late = enter(client, sheet, token, {"player": 0, "name": "four aces"})
     assert late.status_code == 400
     assert late.json() == {
-        "error": "entries[6]: four aces after the stock is gone: the end-game is played "
+        "error": "entry 6: four aces after the stock is gone: the end-game is played "
         "without declarations"
     }
     wrong = client.post(

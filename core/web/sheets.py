@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hmac
+import re
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -22,7 +23,7 @@ import jsonschema
 from bezique.errors import BeziqueError
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
-from bezique.sheet import Entry, Sheet, sheet_csv, sheet_html, sheet_schema
+from bezique.sheet import Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
 from bezique.web.store import Store
 from bezique.web.tables import house_variant, token_hash
 
@@ -30,6 +31,8 @@ MAX_TOKEN = 200
 """The longest edit token looked at (a longer one is wrong)."""
 KINDS = ("score", "trumps", "stock_gone", "hand_end")
 """The kinds of entry a page may send (the sheet file's)."""
+ENTRY_AT = re.compile(r"^entries\[(\d+)\]: ")
+"""Where the library's refusal says the entry is."""
 
 
 class SheetRequestError(BeziqueError):
@@ -125,10 +128,19 @@ def _entry_validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator({"$defs": defs, "$ref": "#/$defs/entry"})
 
 
+def _said(error: SheetError) -> SheetError:
+    """A refusal as a page says it: ``entry 3: ...`` (numbered as the page numbers them)."""
+    return SheetError(ENTRY_AT.sub(r"entry \1: ", str(error), count=1))
+
+
 def add_entry(store: Store, sheet_id: str, token: str, data: Any) -> Sheet:
     """Add the page's entry to the sheet if its rules allow it, store it; the sheet."""
     sheet = load_sheet(store, sheet_id, token)
-    sheet.add(entry_of(sheet, data))
+    entry = entry_of(sheet, data)
+    try:
+        sheet.add(entry)
+    except SheetError as exc:
+        raise _said(exc) from None
     store.set_sheet(sheet_id, sheet.to_json())
     return sheet
 
@@ -144,7 +156,11 @@ def undo_entry(store: Store, sheet_id: str, token: str) -> Sheet:
 def fix_entry(store: Store, sheet_id: str, token: str, number: int, data: Any) -> Sheet:
     """Replace entry ``number`` (0 the first) if the sheet still adds up, store it; the sheet."""
     sheet = load_sheet(store, sheet_id, token)
-    sheet.fix(number, entry_of(sheet, data))
+    entry = entry_of(sheet, data)
+    try:
+        sheet.fix(number, entry)
+    except SheetError as exc:
+        raise _said(exc) from None
     store.set_sheet(sheet_id, sheet.to_json())
     return sheet
 

@@ -89,7 +89,9 @@ function entryWords(entry) {
 
 function showEntries() {
   $("entries").replaceChildren(...sheet.entries.map((entry) => {
-    const points = entry.scored.length ? " " + entry.scored.map((s) => `${s.side} ${s.points >= 0 ? "+" : ""}${s.points} (${s.words})`).join(", ") : "";
+    const signed = (n) => (n >= 0 ? "+" : "") + n;
+    const points = entry.entry.kind === "score" ? `  ${signed(entry.points)}`
+      : entry.scored.map((s) => `  ${s.side} ${signed(s.points)} (${s.words})`).join(",");
     const item = el("li", { "data-entry": entry.number },
       el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${points}` }));
     if (entry.checks.length) {
