@@ -223,7 +223,7 @@ def test_an_older_store_gains_the_sheets_table(db: str) -> None:
 
 
 def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
-    """A sheet made and three scores entered by taps on a 375-pixel page; the totals read."""
+    """A sheet made, scores entered, fixed and undone by taps on a 375-pixel page; totals read."""
     server = WebServer(tmp_path / "tables.sqlite").start()
     try:
         with sync_playwright() as driver:
@@ -273,3 +273,18 @@ def phone_sheet(page: Page, server: WebServer) -> None:
     assert width <= 375, f"the page is {width} pixels wide on a 375-pixel phone"
     sheet_id = page.url.split("/sheet/")[1].split("#")[0]
     assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [40, 40]
+    # the bezique was a marriage after all: fixed, and the stock gone undone
+    page.click('[aria-label="fix entry 0"]')
+    page.select_option("#name", label="marriage (20)")
+    page.fill("#cards", "")
+    page.click("#enter")
+    ann = "document.querySelector('[data-side=\"0\"] strong').textContent"
+    page.wait_for_function(f"{ann} === '20'")
+    page.click("#undo")
+    page.wait_for_selector('[data-entry="3"]', state="detached")
+    assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [20, 40]
+    # the link without its token shows the sheet and offers no change
+    page.goto(f"{server.origin}/sheet/{sheet_id}")
+    page.wait_for_selector('[data-entry="2"]')
+    assert page.is_hidden("#entry-form")
+    assert page.locator("#entries button").count() == 0
