@@ -20,7 +20,7 @@ from playwright.sync_api import Page, sync_playwright
 from starlette.testclient import TestClient
 from webserver import WebServer
 
-from bezique.sheet import Sheet, sheet_csv
+from bezique.sheet import MAX_ENTRIES, Sheet, sheet_csv
 from bezique.web.app import make_app
 from bezique.web.store import MIGRATIONS, SCHEMA_VERSION, Store
 
@@ -153,6 +153,19 @@ def test_only_the_token_edits_and_unknown_sheets_are_404(client: TestClient, db:
     missing = client.get("/api/sheets/0000")
     assert missing.status_code == 404 and "no sheet" in missing.json()["error"]
     assert enter(client, "0000", token, entry).status_code == 404
+
+
+def test_a_full_sheet_takes_no_more(client: TestClient, db: str) -> None:
+    sheet, token = new_sheet(client)
+    data = stored(db, sheet)[0]
+    store = Store(db)
+    try:
+        store.set_sheet(sheet, {**data, "entries": [{"kind": "stock_gone"}] * MAX_ENTRIES})
+    finally:
+        store.close()
+    full = enter(client, sheet, token, {"kind": "hand_end"})
+    assert full.status_code == 400 and "at most 5000 entries" in full.json()["error"]
+    assert len(stored(db, sheet)[0]["entries"]) == MAX_ENTRIES
 
 
 def test_a_new_sheet_is_checked(client: TestClient) -> None:

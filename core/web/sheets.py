@@ -23,7 +23,7 @@ import jsonschema
 from bezique.errors import BeziqueError
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
-from bezique.sheet import Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
+from bezique.sheet import MAX_ENTRIES, Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
 from bezique.web.store import Store
 from bezique.web.tables import house_variant, token_hash
 
@@ -137,6 +137,8 @@ def add_entry(store: Store, sheet_id: str, token: str, data: Any) -> Sheet:
     """Add the page's entry to the sheet if its rules allow it, store it; the sheet."""
     sheet = load_sheet(store, sheet_id, token)
     entry = entry_of(sheet, data)
+    if len(sheet.entries) >= MAX_ENTRIES:
+        raise SheetRequestError(f"the sheet is full: a sheet holds at most {MAX_ENTRIES} entries")
     try:
         sheet.add(entry)
     except SheetError as exc:
