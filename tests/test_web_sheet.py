@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 from starlette.testclient import TestClient
 from webserver import WebServer
 
@@ -291,8 +291,7 @@ def phone_sheet(page: Page, server: WebServer) -> None:
     page.select_option("#name", label="marriage (20)")
     page.fill("#cards", "")
     page.click("#enter")
-    ann = "document.querySelector('[data-side=\"0\"] strong').textContent"
-    page.wait_for_function(f"{ann} === '20'")
+    expect(page.locator('[data-side="0"] strong')).to_have_text("20")
     page.click("#undo")
     page.wait_for_selector('[data-entry="3"]', state="detached")
     assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [20, 40]
