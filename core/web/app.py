@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Mapping
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -261,55 +263,83 @@ class Pages:
 
 
 class SheetPages:
-    """The score sheets' requests (:mod:`bezique.web.sheets`), over the server's store."""
+    """The score sheets' requests (:mod:`bezique.web.sheets`), over the server's store.
+
+    A sheet's work (its tally: up to 5000 entries) runs in a worker thread, so that
+    the tables' sockets are not kept waiting, and one request's at a time, so that
+    two changes at once to one sheet cannot lose either.
+    """
 
     def __init__(self, store: Store) -> None:
         """Handlers keeping their sheets in ``store``."""
         self.store = store
+        self._one_at_a_time = threading.Lock()
+
+    async def _run(self, work: Callable[[], dict[str, Any]]) -> JSONResponse:
+        def locked() -> dict[str, Any]:
+            with self._one_at_a_time:
+                return work()
+
+        return JSONResponse(await run_in_threadpool(locked))
 
     @staticmethod
     def _token(request: Request) -> str:
         return request.headers.get("x-sheet-token", "")
 
-    def _answer(self, sheet_id: str, sheet: Any) -> JSONResponse:
-        return JSONResponse(sheets.sheet_view(sheet_id, sheet))
-
     async def create(self, request: Request) -> Response:
         """``POST /api/sheets``: a new sheet; its id, its edit token and its view."""
-        sheet_id, token, sheet = sheets.create_sheet(self.store, await json_body(request))
-        view = sheets.sheet_view(sheet_id, sheet)
-        return JSONResponse({**view, "token": token, "url": f"/sheet/{sheet_id}#{token}"})
+        data = await json_body(request)
+
+        def create() -> dict[str, Any]:
+            sheet_id, token, sheet = sheets.create_sheet(self.store, data)
+            view = sheets.sheet_view(sheet_id, sheet)
+            return {**view, "token": token, "url": f"/sheet/{sheet_id}#{token}"}
+
+        return await self._run(create)
 
     async def show(self, request: Request) -> Response:
         """``GET /api/sheets/ID``: the sheet, its entries' points and checks, its totals."""
         sheet_id = request.path_params["sheet"]
-        return self._answer(sheet_id, sheets.load_sheet(self.store, sheet_id))
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.load_sheet(self.store, sheet_id))
+        )
 
     async def add(self, request: Request) -> Response:
         """``POST /api/sheets/ID/entries``: an entry added, if the rules allow it."""
         data = await json_body(request)
-        sheet_id = request.path_params["sheet"]
-        sheet = sheets.add_entry(self.store, sheet_id, self._token(request), data)
-        return self._answer(sheet_id, sheet)
+        sheet_id, token = request.path_params["sheet"], self._token(request)
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.add_entry(self.store, sheet_id, token, data))
+        )
 
     async def undo(self, request: Request) -> Response:
         """``POST /api/sheets/ID/undo``: the last entry taken back."""
-        sheet_id = request.path_params["sheet"]
-        return self._answer(sheet_id, sheets.undo_entry(self.store, sheet_id, self._token(request)))
+        sheet_id, token = request.path_params["sheet"], self._token(request)
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.undo_entry(self.store, sheet_id, token))
+        )
 
     async def fix(self, request: Request) -> Response:
         """``POST /api/sheets/ID/fix/N``: entry N (0 the first) replaced, if the sheet adds up."""
         data = await json_body(request)
-        sheet_id = request.path_params["sheet"]
+        sheet_id, token = request.path_params["sheet"], self._token(request)
         number = _number(request.path_params["number"], "the entry's number")
-        sheet = sheets.fix_entry(self.store, sheet_id, self._token(request), number, data)
-        return self._answer(sheet_id, sheet)
+
+        def fix() -> dict[str, Any]:
+            sheet = sheets.fix_entry(self.store, sheet_id, token, number, data)
+            return sheets.sheet_view(sheet_id, sheet)
+
+        return await self._run(fix)
 
     async def download(self, request: Request) -> Response:
         """``GET /api/sheets/ID/download/FORM``: the sheet's file, CSV or printable page."""
-        sheet_id = request.path_params["sheet"]
-        sheet = sheets.load_sheet(self.store, sheet_id)
-        text, media, name = sheets.download(sheet, sheet_id, request.path_params["form"])
+        sheet_id, form = request.path_params["sheet"], request.path_params["form"]
+
+        def download() -> tuple[str, str, str]:
+            with self._one_at_a_time:
+                return sheets.download(sheets.load_sheet(self.store, sheet_id), sheet_id, form)
+
+        text, media, name = await run_in_threadpool(download)
         disposition = f'attachment; filename="{name}"'
         return Response(text, media_type=media, headers={"Content-Disposition": disposition})
 
