@@ -99,7 +99,7 @@ def _token_fits(token: str, hashed: str) -> bool:
     return hmac.compare_digest(token_hash(token), hashed)
 
 
-def entry_of(sheet: Sheet, data: Any) -> Entry:
+def entry_of(data: Any) -> Entry:
     """The entry a page sent (checked against the sheet file's schema), or 400 saying why."""
     if not isinstance(data, dict):
         raise SheetRequestError("an entry is a JSON object")
@@ -136,7 +136,7 @@ def _said(error: SheetError) -> SheetError:
 def add_entry(store: Store, sheet_id: str, token: str, data: Any) -> Sheet:
     """Add the page's entry to the sheet if its rules allow it, store it; the sheet."""
     sheet = load_sheet(store, sheet_id, token)
-    entry = entry_of(sheet, data)
+    entry = entry_of(data)
     if len(sheet.entries) >= MAX_ENTRIES:
         raise SheetRequestError(f"the sheet is full: a sheet holds at most {MAX_ENTRIES} entries")
     try:
@@ -158,7 +158,7 @@ def undo_entry(store: Store, sheet_id: str, token: str) -> Sheet:
 def fix_entry(store: Store, sheet_id: str, token: str, number: int, data: Any) -> Sheet:
     """Replace entry ``number`` (0 the first) if the sheet still adds up, store it; the sheet."""
     sheet = load_sheet(store, sheet_id, token)
-    entry = entry_of(sheet, data)
+    entry = entry_of(data)
     try:
         sheet.fix(number, entry)
     except SheetError as exc:
