@@ -8,6 +8,8 @@ server's own scripts):
 * ``/table/ID#TOKEN`` a seat at a table (the token, in the link's fragment, never
   reaches a server log), its socket ``/ws/ID``;
 * ``/replay/ID`` an uploaded record, stepped through;
+* ``/sheet`` a new score sheet of a game played with real cards, ``/sheet/ID#TOKEN``
+  the sheet (the token lets its holder edit; without it the page only shows it);
 * ``/rules/NAME`` a variant's rulebook; ``/tables/ID/rules`` a table's, with its
   differences from the variant it builds on.
 
@@ -15,7 +17,11 @@ Requests (JSON in and out; every refusal is ``{"error": "..."}`` with status 400
 403 or 404, and changes nothing): ``GET /api/variants``, ``POST /api/tables``,
 ``GET /api/tables/ID/record`` (the seat's token in ``X-Seat-Token``; once the game is
 over), ``POST /api/records`` (a record to replay), ``GET /api/records/ID/step/N``,
-``POST /api/records/ID/play-on``.
+``POST /api/records/ID/play-on``; the score sheets' (:mod:`bezique.web.sheets`; a change
+needs the sheet's token in ``X-Sheet-Token``, and is stored before it is answered):
+``POST /api/sheets``, ``GET /api/sheets/ID``, ``POST /api/sheets/ID/entries``,
+``POST /api/sheets/ID/undo``, ``POST /api/sheets/ID/fix/N``,
+``GET /api/sheets/ID/download/FORM`` (``json``, ``csv`` or ``html``).
 
 The socket speaks JSON messages: the page sends ``{"token": ...}`` first, then
 ``{"act": TEXT}`` or ``{"act": ID}`` (an action in the notation, or a legal action's
@@ -30,11 +36,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Mapping
+import threading
+from collections.abc import AsyncIterator, Callable, Mapping
 from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -44,7 +52,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.rules.ruleset import is_variant_name, ruleset_for
-from bezique.web import replays
+from bezique.web import replays, sheets
 from bezique.web.bots import BotPool
 from bezique.web.seatview import seat_message
 from bezique.web.server import Server
@@ -254,6 +262,88 @@ class Pages:
             await websocket.send_json({"kind": "refused", "message": str(exc)})
 
 
+class SheetPages:
+    """The score sheets' requests (:mod:`bezique.web.sheets`), over the server's store.
+
+    A sheet's work (its tally: up to 5000 entries) runs in a worker thread, so that
+    the tables' sockets are not kept waiting, and one request's at a time, so that
+    two changes at once to one sheet cannot lose either.
+    """
+
+    def __init__(self, store: Store) -> None:
+        """Handlers keeping their sheets in ``store``."""
+        self.store = store
+        self._one_at_a_time = threading.Lock()
+
+    async def _run(self, work: Callable[[], dict[str, Any]]) -> JSONResponse:
+        def locked() -> dict[str, Any]:
+            with self._one_at_a_time:
+                return work()
+
+        return JSONResponse(await run_in_threadpool(locked))
+
+    @staticmethod
+    def _token(request: Request) -> str:
+        return request.headers.get("x-sheet-token", "")
+
+    async def create(self, request: Request) -> Response:
+        """``POST /api/sheets``: a new sheet; its id, its edit token and its view."""
+        data = await json_body(request)
+
+        def create() -> dict[str, Any]:
+            sheet_id, token, sheet = sheets.create_sheet(self.store, data)
+            view = sheets.sheet_view(sheet_id, sheet)
+            return {**view, "token": token, "url": f"/sheet/{sheet_id}#{token}"}
+
+        return await self._run(create)
+
+    async def show(self, request: Request) -> Response:
+        """``GET /api/sheets/ID``: the sheet, its entries' points and checks, its totals."""
+        sheet_id = request.path_params["sheet"]
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.load_sheet(self.store, sheet_id))
+        )
+
+    async def add(self, request: Request) -> Response:
+        """``POST /api/sheets/ID/entries``: an entry added, if the rules allow it."""
+        data = await json_body(request)
+        sheet_id, token = request.path_params["sheet"], self._token(request)
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.add_entry(self.store, sheet_id, token, data))
+        )
+
+    async def undo(self, request: Request) -> Response:
+        """``POST /api/sheets/ID/undo``: the last entry taken back."""
+        sheet_id, token = request.path_params["sheet"], self._token(request)
+        return await self._run(
+            lambda: sheets.sheet_view(sheet_id, sheets.undo_entry(self.store, sheet_id, token))
+        )
+
+    async def fix(self, request: Request) -> Response:
+        """``POST /api/sheets/ID/fix/N``: entry N (0 the first) replaced, if the sheet adds up."""
+        data = await json_body(request)
+        sheet_id, token = request.path_params["sheet"], self._token(request)
+        number = _number(request.path_params["number"], "the entry's number")
+
+        def fix() -> dict[str, Any]:
+            sheet = sheets.fix_entry(self.store, sheet_id, token, number, data)
+            return sheets.sheet_view(sheet_id, sheet)
+
+        return await self._run(fix)
+
+    async def download(self, request: Request) -> Response:
+        """``GET /api/sheets/ID/download/FORM``: the sheet's file, CSV or printable page."""
+        sheet_id, form = request.path_params["sheet"], request.path_params["form"]
+
+        def download() -> tuple[str, str, str]:
+            with self._one_at_a_time:
+                return sheets.download(sheets.load_sheet(self.store, sheet_id), sheet_id, form)
+
+        text, media, name = await run_in_threadpool(download)
+        disposition = f'attachment; filename="{name}"'
+        return Response(text, media_type=media, headers={"Content-Disposition": disposition})
+
+
 async def _received(websocket: WebSocket) -> dict[str, Any]:
     text = await websocket.receive_text()
     if len(text) > MAX_MESSAGE:
@@ -312,7 +402,7 @@ class Guard:
 
 
 async def _refusal(request: Request, exc: Exception) -> Response:
-    if isinstance(exc, RequestError):
+    if isinstance(exc, (RequestError, sheets.SheetRequestError)):
         return refused(str(exc), exc.status)
     if isinstance(exc, BeziqueError):
         return refused(str(exc))
@@ -324,6 +414,7 @@ def make_app(db: str, workers: int = 2) -> ASGIApp:
     store = Store(db)
     server = Server(store, BotPool(workers))
     pages = Pages(server)
+    sheet_pages = SheetPages(store)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -344,6 +435,14 @@ def make_app(db: str, workers: int = 2) -> ASGIApp:
         Route("/api/records", pages.upload, methods=["POST"]),
         Route("/api/records/{record}/step/{step}", pages.step),
         Route("/api/records/{record}/play-on", pages.play_on, methods=["POST"]),
+        Route("/sheet", lambda request: page("sheet.html")),
+        Route("/sheet/{sheet}", lambda request: page("sheet.html")),
+        Route("/api/sheets", sheet_pages.create, methods=["POST"]),
+        Route("/api/sheets/{sheet}", sheet_pages.show),
+        Route("/api/sheets/{sheet}/entries", sheet_pages.add, methods=["POST"]),
+        Route("/api/sheets/{sheet}/undo", sheet_pages.undo, methods=["POST"]),
+        Route("/api/sheets/{sheet}/fix/{number}", sheet_pages.fix, methods=["POST"]),
+        Route("/api/sheets/{sheet}/download/{form}", sheet_pages.download),
         WebSocketRoute("/ws/{table}", pages.socket),
         Mount("/static", static, name="static"),
     ]

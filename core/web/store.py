@@ -71,6 +71,16 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (game_id, seat)
     );
     """,
+    # the score sheets of games played with real cards (bezique.web.sheets): the sheet
+    # file's JSON and the hash of its edit token
+    """
+    CREATE TABLE sheets (
+        id TEXT PRIMARY KEY,
+        created REAL NOT NULL,
+        sheet TEXT NOT NULL,
+        token TEXT NOT NULL
+    );
+    """,
 )
 """The schema, one script a version: version N is the first N scripts run in order."""
 
@@ -83,7 +93,7 @@ class StoreError(BeziqueError):
 
 
 class Store:
-    """The tables, their actions and the uploaded records, in one SQLite file."""
+    """The tables, their actions, the uploaded records and the score sheets, in one SQLite file."""
 
     def __init__(self, path: str | Path) -> None:
         """Open (or create) the database at ``path`` and bring its schema up to date."""
@@ -176,6 +186,32 @@ class Store:
                 "SELECT record FROM records WHERE id = ?", (record_id,)
             ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
+
+    # --- score sheets -----------------------------------------------------------------
+
+    def add_sheet(self, sheet_id: str, sheet: Mapping[str, Any], token_hash: str) -> None:
+        """Store a new score sheet (its file's JSON) with the hash of its edit token."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO sheets (id, created, sheet, token) VALUES (?, ?, ?, ?)",
+                (sheet_id, time.time(), json.dumps(sheet, sort_keys=True), token_hash),
+            )
+
+    def set_sheet(self, sheet_id: str, sheet: Mapping[str, Any]) -> None:
+        """Store the sheet's new JSON (an entry added, undone or fixed), committed on return."""
+        with self._transaction():
+            self._db.execute(
+                "UPDATE sheets SET sheet = ? WHERE id = ?",
+                (json.dumps(sheet, sort_keys=True), sheet_id),
+            )
+
+    def sheet(self, sheet_id: str) -> tuple[dict[str, Any], str] | None:
+        """The sheet ``sheet_id``'s JSON and its edit token's hash, or None."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT sheet, token FROM sheets WHERE id = ?", (sheet_id,)
+            ).fetchone()
+        return None if row is None else (dict(json.loads(row[0])), str(row[1]))
 
 
 class _Transaction:
