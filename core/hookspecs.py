@@ -674,6 +674,21 @@ def bezique_sheet_declaration_problem(
 
 
 @hookspec(firstresult=True)
+def bezique_sheet_penalty(
+    rules: Ruleset, name: str, offender: int, claimant: int, option: str
+) -> list[ScoreEvent] | None:
+    """Decide: the scores of the penalty ``name`` entered on a score sheet.
+
+    ``offender`` committed the irregularity; ``claimant``, of another side, claims it;
+    ``option`` is how (``add`` to the claimant, ``deduct`` from the offender; ``""``:
+    the only way the variant allows).  Return the score events (the penalty table's
+    points, given as the table awards them), or raise
+    :class:`~bezique.errors.IllegalActionError` naming the rule when the variant
+    does not award it so, or ``None`` to let a plugin listed before answer.
+    """
+
+
+@hookspec(firstresult=True)
 def bezique_sheet_winner(
     rules: Ruleset, scores: Sequence[int], hand_over: bool, last_trick: int
 ) -> int | None:

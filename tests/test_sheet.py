@@ -266,3 +266,38 @@ def test_a_bad_sheet_file_is_refused_at_its_place(tmp_path: Path) -> None:
     path.write_text(" " * (2 * 1024 * 1024))
     with pytest.raises(SheetError, match="larger than"):
         read_sheet(path)
+
+
+def test_a_penalty_is_the_tables_points_claimed_as_the_variant_awards() -> None:
+    # S0: the injured player chooses to add the points or deduct them from the offender
+    sheet = Sheet("ordinary", ["Ann", "Bob"])
+    added = sheet.add(Entry("penalty", 1, "drew out of turn", option="add"))
+    assert [(e.player, e.points) for e in added.events] == [(0, 20)]
+    deducted = sheet.add(Entry("penalty", 0, "nine cards", option="deduct"))
+    assert [(e.player, e.points) for e in deducted.events] == [(0, -200)]
+    assert sheet.tally().scores == [-180, 0]
+    for refused, words in [
+        (Entry("penalty", 1, "drew out of turn"), "say how it is claimed, add or deduct"),
+        (Entry("penalty", 1, "revoke", option="add"), "revoke is not a penalty of points"),
+        (Entry("penalty", 1, "led out of turn", option="add"), "carries no points"),
+        (Entry("penalty", 1, "played with seven", claimant=1), "on the offender's side"),
+    ]:
+        with pytest.raises(SheetError, match=words):
+            sheet.add(refused)
+    assert sheet.tally().scores == [-180, 0]
+    # S3: 10, added to the opponent only
+    s3 = Sheet("cards-encyclopedia", ["Ann", "Bob"])
+    assert [
+        (e.player, e.points) for e in s3.add(Entry("penalty", 0, "drew_out_of_turn")).events
+    ] == [(1, 10)]
+    with pytest.raises(SheetError, match="say how it is claimed, add"):
+        s3.add(Entry("penalty", 0, "drew out of turn", option="deduct"))
+    # a game of four: the claimant named, of the other side
+    four = Sheet("four-hand-partners", ["A", "B", "C", "D"])
+    with pytest.raises(SheetError, match="say who claims it"):
+        four.add(Entry("penalty", 0, "drew out of turn", option="add"))
+    with pytest.raises(SheetError, match="on the offender's side"):
+        four.add(Entry("penalty", 0, "drew out of turn", option="add", claimant=2))
+    claimed = four.add(Entry("penalty", 0, "drew out of turn", option="add", claimant=1))
+    assert [(e.player, e.points) for e in claimed.events] == [(1, 20)]
+    assert Sheet.from_json(four.to_json()).tally().scores == four.tally().scores

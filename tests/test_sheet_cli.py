@@ -331,3 +331,22 @@ def test_the_readme_example_runs_as_shown(
         assert (status, err) == (0, ""), (line, err)
         if "# " in line:  # what the README says it prints
             assert line.split("# ", 1)[1] in out, (line, out)
+
+
+def test_a_penalty_is_entered_by_name_and_claimed_as_the_variant_awards(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "game.json"
+    new_sheet(capsys, path)
+    said = add(capsys, path, "penalty Bob drew out of turn add")
+    assert "penalty: Bob, drew out of turn, add: Ann +20" in said
+    said = add(capsys, path, "penalty Ann nine cards deduct")
+    assert "Ann -200" in said and "totals: Ann -180, Bob 0" in said
+    before = path.read_bytes()
+    status, _, err = run(capsys, "sheet", "add", str(path), "penalty", "Ann", "nine", "cards")
+    assert status == 1 and "say how it is claimed, add or deduct (penalties.award)" in err
+    status, _, err = run(capsys, "sheet", "add", str(path), "penalty", "Zoe", "revoke")
+    assert status == 1 and "name the offender first, one of Ann, Bob" in err
+    assert path.read_bytes() == before
+    status, out, _ = run(capsys, "sheet", "show", str(path))
+    assert status == 0 and "penalty: Ann, nine cards, deduct  Ann -200" in out

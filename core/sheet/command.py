@@ -23,7 +23,7 @@ from bezique.reading.safeio import check_output, write_output
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.sheet.model import Entry, EntryTally, Sheet, SheetError, read_sheet
-from bezique.sheet.render import sheet_csv, sheet_html, sheet_text
+from bezique.sheet.render import penalty_words, sheet_csv, sheet_html, sheet_text
 from bezique.variant import load_variant
 
 __all__ = ["parse_entry", "run_sheet"]
@@ -32,6 +32,8 @@ HAND_OVER = ("hand over", "end of hand", "hand end")
 """The words of a hand's end (``bezique sheet add FILE hand over``)."""
 STOCK_GONE = ("stock gone", "the stock is gone", "stock is gone")
 """The words of the stock gone (declarations end)."""
+PENALTY = "penalty"
+"""The first word of a penalty (``penalty Bob drew out of turn add``)."""
 TRUMPS = "trumps"
 """The first word of a hand's trump suit (``trumps H``)."""
 _WHOLE_DIGITS = 6
@@ -58,12 +60,15 @@ def parse_entry(sheet: Sheet, words: Sequence[str]) -> Entry:
     """The :class:`~bezique.sheet.Entry` ``words`` say on ``sheet``; else SheetError.
 
     ``PLAYER NAME... [CARD...] [COUNT]`` for a score (the longest run of words that
-    names a score of the variant is its name); ``trumps SUIT``, ``stock gone`` or
-    ``hand over`` for the others.
+    names a score of the variant is its name); ``penalty OFFENDER NAME... [add|deduct]
+    [by CLAIMANT]`` for a penalty of the variant's table; ``trumps SUIT``, ``stock
+    gone`` or ``hand over`` for the others.
     """
     if not words:
         raise SheetError("say what was scored: PLAYER NAME [CARDS] [COUNT], or hand over")
     said = " ".join(word.lower() for word in words)
+    if words[0].lower() == PENALTY:
+        return _penalty(sheet, words[1:])
     seat, named = _player(sheet, words)
     if seat is None:
         if said in HAND_OVER:
@@ -85,6 +90,28 @@ def parse_entry(sheet: Sheet, words: Sequence[str]) -> Entry:
             return _score(sheet, seat, name, rest[length:])
     sheet.kind(" ".join(rest))  # refused: it says which scores the variant has
     raise SheetError("say what was scored")  # (not reached)
+
+
+def _penalty(sheet: Sheet, words: Sequence[str]) -> Entry:
+    """``OFFENDER NAME... [add|deduct] [by CLAIMANT]``: a penalty entry."""
+    offender, named = _player(sheet, words)
+    if offender is None:
+        raise SheetError(
+            f"{PENALTY}: name the offender first, one of {', '.join(sheet.players)} "
+            f"({PENALTY} PLAYER NAME [add|deduct] [by PLAYER])"
+        )
+    rest = [word.lower() for word in words[named:]]
+    claimant = -1
+    if "by" in rest:
+        at = rest.index("by")
+        found, length = _player(sheet, words[named + at + 1 :])
+        if found is None or at + 1 + length != len(rest):
+            raise SheetError(f"{PENALTY}: 'by' is followed by the claimant's name, last")
+        claimant, rest = found, rest[:at]
+    option = rest.pop() if rest and rest[-1] in ("add", "deduct") else ""
+    if not rest:
+        raise SheetError(f"{PENALTY}: say which (drew out of turn, nine cards, ...)")
+    return Entry(PENALTY, offender, " ".join(rest), option=option, claimant=claimant)
 
 
 def _player(sheet: Sheet, words: Sequence[str]) -> tuple[int | None, int]:
@@ -258,6 +285,8 @@ def _entry_words(sheet: Sheet, number: int) -> str:
         return "the stock is gone"
     if entry.kind == "trumps":
         return f"trumps {entry.suit}"
+    if entry.kind == "penalty":
+        return penalty_words(sheet, entry)
     kind = sheet.kind(entry.name)
     extra = [str(entry.count)] if kind.per_card else list(entry.cards)
     return " ".join([sheet.players[entry.player], kind.words, *extra])

@@ -14,7 +14,7 @@ import jsonschema
 
 from bezique.actions import ScoreEvent
 from bezique.cards import CardError
-from bezique.errors import BeziqueError, RecordError
+from bezique.errors import BeziqueError, IllegalActionError, RecordError
 from bezique.hookspecs import DRAWN_GAME, SheetEntryKind
 from bezique.reading.safeio import read_regular
 from bezique.records.recordcheck import read_json
@@ -28,6 +28,7 @@ MAX_ENTRIES = 5000
 """The most entries a sheet holds (the schema says so too)."""
 
 CHECK_TABLE = "the variant's table"
+CHECK_PENALTY = "the variant's penalty table and how it awards (penalties.award)"
 CHECK_STOCK = "no declaration once the stock is gone"
 CHECK_MOST = "no more than the packs hold in a hand"
 CHECK_COPIES = "no more copies of a card than the packs hold"
@@ -45,12 +46,17 @@ class Entry:
     """One line of a sheet, as its file holds it (see the schema)."""
 
     kind: str
-    """``score``, ``trumps``, ``stock_gone`` or ``hand_end``."""
+    """``score``, ``penalty``, ``trumps``, ``stock_gone`` or ``hand_end``."""
     player: int = -1
+    """The seat that scored; of a penalty, the offender."""
     name: str = ""
     cards: tuple[str, ...] = ()
     count: int = 1
     suit: str = ""
+    option: str = ""
+    """How a penalty is claimed: ``add`` (to the claimant) or ``deduct`` (from the offender)."""
+    claimant: int = -1
+    """Who claims a penalty (-1: the offender's one opponent, in a game of two)."""
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Entry:
@@ -62,6 +68,8 @@ class Entry:
             tuple(data.get("cards", ())),
             data.get("count", 1),
             data.get("suit", ""),
+            data.get("option", ""),
+            data.get("claimant", -1),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -77,6 +85,10 @@ class Entry:
             found["count"] = self.count
         if self.suit:
             found["suit"] = self.suit
+        if self.option:
+            found["option"] = self.option
+        if self.claimant >= 0:
+            found["claimant"] = self.claimant
         return found
 
 
@@ -314,6 +326,8 @@ class _Tallier:
             return EntryTally(hand, [], [])
         if not 0 <= entry.player < len(self.side_of):
             raise SheetError(f"player {entry.player} is not a seat of the game")
+        if entry.kind == "penalty":
+            return EntryTally(hand, self._penalty(entry), [CHECK_PENALTY])
         kind = self.sheet.kind(entry.name)
         checks = [CHECK_TABLE]
         if not kind.after_stock:
@@ -348,6 +362,38 @@ class _Tallier:
         if self.rules.target is not None:
             self.reached = max(self.tally.scores) >= self.rules.target
         return EntryTally(hand, [event], checks)
+
+    def _penalty(self, entry: Entry) -> list[ScoreEvent]:
+        """The scores of a penalty entered: the variant's table's, as its plugins award it."""
+        offender, claimant = entry.player, entry.claimant
+        if claimant < 0:
+            others = [s for s in range(len(self.side_of)) if s != offender]
+            if len(others) != 1:
+                raise SheetError("a penalty in a game of more than two: say who claims it")
+            claimant = others[0]
+        if not 0 <= claimant < len(self.side_of):
+            raise SheetError(f"claimant {claimant} is not a seat of the game")
+        if self.side_of[claimant] == self.side_of[offender]:
+            raise SheetError(
+                f"{self.sheet.players[claimant]} is on the offender's side and cannot claim "
+                "the penalty"
+            )
+        caller = self.rules.manager.hook.bezique_sheet_penalty
+        try:
+            events = caller(
+                rules=self.rules,
+                name=_words_key(entry.name).replace(" ", "_"),
+                offender=offender,
+                claimant=claimant,
+                option=entry.option,
+            )
+        except IllegalActionError as exc:
+            raise SheetError(f"refused ({self.rules.words.rule(exc.rule)}): {exc}") from None
+        if events is None:
+            raise SheetError("no plugin of this variant awards penalties (the referee does)")
+        for event in events:
+            self._score(event)
+        return list(events)
 
     def _cards(self, entry: Entry, kind: SheetEntryKind) -> list[str]:
         deck = self.rules.deck

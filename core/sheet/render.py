@@ -6,7 +6,7 @@ import csv
 import html
 import io
 
-from bezique.sheet.model import Sheet, Tally
+from bezique.sheet.model import Entry, Sheet, Tally
 
 
 def _sides(sheet: Sheet) -> list[str]:
@@ -25,6 +25,16 @@ def _result(sheet: Sheet, tally: Tally) -> str:
     if tally.winner < 0:
         return "the game is drawn"
     return f"{_sides(sheet)[tally.winner]} won the game"
+
+
+def penalty_words(sheet: Sheet, entry: Entry) -> str:
+    """A penalty entry in words: the offender, the penalty, how and by whom it is claimed."""
+    said = f"penalty: {sheet.players[entry.player]}, {entry.name.replace('_', ' ')}"
+    if entry.option:
+        said += f", {entry.option}"
+    if entry.claimant >= 0:
+        said += f", claimed by {sheet.players[entry.claimant]}"
+    return said
 
 
 def sheet_text(sheet: Sheet) -> str:
@@ -46,6 +56,8 @@ def sheet_text(sheet: Sheet) -> str:
             what = {"hand_end": "end of hand", "stock_gone": "the stock is gone"}.get(
                 entry.kind, f"trumps {entry.suit}"
             )
+            if entry.kind == "penalty":
+                what = penalty_words(sheet, entry)
             lines.append(
                 f"{number:>3}  hand {done.hand + 1}  {what}{'  ' + extra if extra else ''}"
             )

@@ -24,6 +24,7 @@ from bezique.errors import BeziqueError
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
 from bezique.sheet import MAX_ENTRIES, Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
+from bezique.sheet.render import penalty_words
 from bezique.web.store import Store
 from bezique.web.tables import house_variant, token_hash
 
@@ -236,6 +237,8 @@ def _entry_words(sheet: Sheet, entry: Entry) -> str:
         return "the stock is gone"
     if entry.kind == "trumps":
         return f"trumps: {entry.suit}"
+    if entry.kind == "penalty":
+        return penalty_words(sheet, entry)
     kind = sheet.kind(entry.name)
     said = f"{sheet.players[entry.player]}: {kind.words}"
     if kind.per_card:

@@ -121,6 +121,7 @@ from bezique.plugins.referee.book import KEY, REMEDY
 from bezique.plugins.referee.prose import bezique_describe_rules as bezique_describe_rules
 from bezique.plugins.referee.prose import bezique_words as bezique_words
 from bezique.plugins.referee.reports import act
+from bezique.plugins.referee.sheet import bezique_sheet_penalty as bezique_sheet_penalty
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -13,6 +13,7 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from bezique.actions import ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import IllegalActionError
 
@@ -118,19 +119,28 @@ def open_points(state: GameState, name: str, offender: int, until: str = "play")
     """Open a claim of the table's points for ``name`` to the offender's opponents."""
     points = table(state, name)
     if points:
-        award = table(state, "award")
-        options = {"injured_chooses": ["add", "deduct"], "opponent_adds": ["add"]}.get(
-            award, ["deduct"]
-        )
         book(state)["claims"].append(
             {
                 "name": name,
                 "offender": offender,
                 "points": points,
-                "options": options,
+                "options": award_options(table(state, "award")),
                 "until": until,
             }
         )
+
+
+def award_options(award: str) -> list[str]:
+    """How penalty points may be claimed under ``penalties.award`` (A28): add, deduct, or both."""
+    return {"injured_chooses": ["add", "deduct"], "opponent_adds": ["add"]}.get(award, ["deduct"])
+
+
+def award_event(name: str, points: int, offender: int, claimant: int, option: str) -> ScoreEvent:
+    """A penalty claimed: ``points`` added to ``claimant``, or taken from ``offender``."""
+    detail = f"seat {offender}: {name.replace('_', ' ')}"
+    if option == "add":
+        return ScoreEvent(claimant, points, f"penalties.{name}", detail)
+    return ScoreEvent(offender, -points, f"penalties.{name}", detail)
 
 
 # ---------------------------------------------------------------------- seats and words

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bezique.actions import ScoreEvent
-from bezique.plugins.referee.book import book, fail, read_seat, swap_last, wait
+from bezique.plugins.referee.book import (
+    award_event,
+    book,
+    fail,
+    read_seat,
+    swap_last,
+    wait,
+)
 from bezique.plugins.referee.play import after_draw
 
 if TYPE_CHECKING:
@@ -45,11 +51,7 @@ def claim(state: GameState, name: str, args: list[str]) -> None:
         _take_back(state, name)
         notes["claims"].remove(claim)
         return
-    detail = f"seat {claim['offender']}: {name.replace('_', ' ')}"
-    if option == "add":
-        event = ScoreEvent(seat, claim["points"], f"penalties.{name}", detail)
-    else:
-        event = ScoreEvent(claim["offender"], -claim["points"], f"penalties.{name}", detail)
+    event = award_event(name, claim["points"], claim["offender"], seat, option)
     notes["claims"].remove(claim)
     state.score([event])
 
