@@ -107,6 +107,7 @@ def test_plugins_lists_the_built_ins_of_the_bezique_distribution_with_their_hook
         {"name": "bezique_declaring_roles", "kind": "collect"},
         {"name": "bezique_describe_rules", "kind": "collect"},
         {"name": "bezique_requires", "kind": "collect"},
+        {"name": "bezique_sheet_declaration_problem", "kind": "decide"},
     ]
     assert {"name": "bezique_joins", "kind": "collect"} in plugins["referee"]["hooks"]
     assert {"name": "bezique_trick_winner", "kind": "decide"} in plugins["ordinary"]["hooks"]

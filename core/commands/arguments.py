@@ -465,9 +465,55 @@ def _sheet_parser(commands: Any) -> None:
 
 
 def _club_parser(commands: Any) -> None:
-    from bezique.sheet.clubcommand import add_arguments as club_arguments
-
     club = commands.add_parser(
         "club", help="the club: players, finished score sheets by evening, ladder, luck"
     )
-    club_arguments(club)
+    add_club_arguments(club)
+
+
+CLUB_DB = "bezique-club.sqlite"
+"""The club's file when ``--db`` names none (in the current folder)."""
+LUCK_HANDS = 200
+"""The simulated hands ``club luck`` plays when not told."""
+
+
+def add_club_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options and subcommands of ``bezique club``."""
+    parser.add_argument(
+        "--db",
+        default=CLUB_DB,
+        metavar="FILE",
+        help=f"the SQLite file the club is kept in (default ./{CLUB_DB})",
+    )
+    actions = parser.add_subparsers(dest="club_command", required=True, metavar="ACTION")
+    add = actions.add_parser("add-player", help="a new club player")
+    add.add_argument("name", metavar="NAME")
+    actions.add_parser("players", help="list the club's players")
+    game = actions.add_parser("add-game", help="add a finished game's score sheet")
+    game.add_argument("sheet", metavar="SHEET.json")
+    game.add_argument("--evening", metavar="YYYY-MM-DD", help="the evening (default: today)")
+    games = actions.add_parser("games", help="list the games, by evening")
+    games.add_argument("--evening", metavar="YYYY-MM-DD", help="that evening's games only")
+    ladder = actions.add_parser(
+        "ladder", help="games, wins, points share and Elo (95%% interval) of every player"
+    )
+    ladder.add_argument("--json", action="store_true", help="print the ladder as JSON")
+    export = actions.add_parser("export", help="write the whole club to one JSON file")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    load = actions.add_parser("import", help="add a club file's players and games (all or none)")
+    load.add_argument("file", metavar="FILE")
+    luck = actions.add_parser(
+        "luck",
+        help="the declarations a hand NAME set down, against the heuristic bot's on dealt hands",
+    )
+    luck.add_argument("name", metavar="NAME")
+    luck.add_argument(
+        "--hands",
+        type=int,
+        default=LUCK_HANDS,
+        metavar="N",
+        help=f"simulated hands a variant (1-2000; default {LUCK_HANDS})",
+    )
+    luck.add_argument("--seed", type=int, default=0, help="seed of the simulated deals")
+    luck.add_argument("--json", action="store_true", help="print the figures as JSON")

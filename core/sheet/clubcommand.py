@@ -18,53 +18,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from bezique.sheet.club import Club
 
-DEFAULT_DB = "bezique-club.sqlite"
-"""The club's file when ``--db`` names none (in the current folder)."""
-LUCK_HANDS = 200
-"""The simulated hands ``club luck`` plays when not told."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options and subcommands of ``bezique club``."""
-    parser.add_argument(
-        "--db",
-        default=DEFAULT_DB,
-        metavar="FILE",
-        help=f"the SQLite file the club is kept in (default ./{DEFAULT_DB})",
-    )
-    actions = parser.add_subparsers(dest="club_command", required=True, metavar="ACTION")
-    add = actions.add_parser("add-player", help="a new club player")
-    add.add_argument("name", metavar="NAME")
-    actions.add_parser("players", help="list the club's players")
-    game = actions.add_parser("add-game", help="add a finished game's score sheet")
-    game.add_argument("sheet", metavar="SHEET.json")
-    game.add_argument("--evening", metavar="YYYY-MM-DD", help="the evening (default: today)")
-    games = actions.add_parser("games", help="list the games, by evening")
-    games.add_argument("--evening", metavar="YYYY-MM-DD", help="that evening's games only")
-    ladder = actions.add_parser(
-        "ladder", help="games, wins, points share and Elo (95%% interval) of every player"
-    )
-    ladder.add_argument("--json", action="store_true", help="print the ladder as JSON")
-    export = actions.add_parser("export", help="write the whole club to one JSON file")
-    export.add_argument("file", metavar="FILE")
-    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
-    load = actions.add_parser("import", help="add a club file's players and games (all or none)")
-    load.add_argument("file", metavar="FILE")
-    luck = actions.add_parser(
-        "luck",
-        help="the declarations a hand NAME set down, against the heuristic bot's on dealt hands",
-    )
-    luck.add_argument("name", metavar="NAME")
-    luck.add_argument(
-        "--hands",
-        type=int,
-        default=LUCK_HANDS,
-        metavar="N",
-        help=f"simulated hands a variant (1-2000; default {LUCK_HANDS})",
-    )
-    luck.add_argument("--seed", type=int, default=0, help="seed of the simulated deals")
-    luck.add_argument("--json", action="store_true", help="print the figures as JSON")
-
 
 def run_club(args: argparse.Namespace, connect: Callable[[str], sqlite3.Connection]) -> int:
     """Run one ``bezique club`` subcommand on the club in ``connect(args.db)``."""

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
 
-import jsonschema
-
 from bezique.actions import ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
@@ -190,6 +188,8 @@ class Sheet:
     @classmethod
     def from_json(cls, data: Any, where: str = "sheet") -> Sheet:
         """Read a sheet's parsed JSON, checked against the schema; errors say where."""
+        import jsonschema  # here: `bezique variants` and the parser's making never need it
+
         validator = jsonschema.Draft202012Validator(sheet_schema())
         error = jsonschema.exceptions.best_match(validator.iter_errors(data))
         if error is not None:
