@@ -301,3 +301,47 @@ def test_a_penalty_is_the_tables_points_claimed_as_the_variant_awards() -> None:
     claimed = four.add(Entry("penalty", 0, "drew out of turn", option="add", claimant=1))
     assert [(e.player, e.points) for e in claimed.events] == [(1, 20)]
     assert Sheet.from_json(four.to_json()).tally().scores == four.tally().scores
+
+
+@pytest.mark.parametrize(
+    ("ann", "bob", "settled"),
+    [
+        # BIC-R (R21-R24, BEYOND's worked settlement): Ann 4500 + 250 + 100 + 40 + the last
+        # trick 50 = 4940; Bob 150 + 80 + 20 = 250, under the line of 1000: rubiconed. Ann
+        # scores 4940 + 250 + 1000 + 320 = 6510, the odd 10 dropped: 6500 (SPEC's example has
+        # the same shape: "thirteen hundred is added for the game", 1000 + 320).
+        (
+            ["quadruple bezique", "sequence", "four aces", "royal marriage"],
+            ["plain sequence", "four kings", "marriage"],
+            [6500, 0],
+        ),
+        # Not rubiconed: Ann 1500 + 250 + 100 + 40 + 50 = 1940; Bob 500 + 150 + 150 + 80 + 60
+        # + 40 + 20 + 40 = 1040. Ann scores 1940 - 1040 + 500 = 1400.
+        (
+            ["triple bezique", "sequence", "four aces", "royal marriage"],
+            [
+                "double bezique",
+                "plain sequence",
+                "plain sequence",
+                "four kings",
+                "four queens",
+                "four knaves",
+                "marriage",
+                "bezique",
+            ],
+            [1400, 0],
+        ),
+    ],
+)
+def test_rubicons_worked_settlement_on_a_sheet(
+    ann: list[str], bob: list[str], settled: list[int]
+) -> None:
+    sheet = Sheet("rubicon", ["Ann", "Bob"])
+    for name in ann:
+        sheet.add(Entry("score", 0, name))
+    for name in bob:
+        sheet.add(Entry("score", 1, name))
+    sheet.add(Entry("score", 0, "last trick"))
+    sheet.add(Entry("hand_end"))
+    tally = sheet.tally()
+    assert (tally.scores, tally.winner, tally.over) == (settled, 0, True)
