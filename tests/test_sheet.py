@@ -306,7 +306,7 @@ def test_a_penalty_is_the_tables_points_claimed_as_the_variant_awards() -> None:
 @pytest.mark.parametrize(
     ("ann", "bob", "settled"),
     [
-        # BIC-R (R21-R24, BEYOND's worked settlement): Ann 4500 + 250 + 100 + 40 + the last
+        # BIC-R's settlement (R21-R24), worked out: Ann 4500 + 250 + 100 + 40 + the last
         # trick 50 = 4940; Bob 150 + 80 + 20 = 250, under the line of 1000: rubiconed. Ann
         # scores 4940 + 250 + 1000 + 320 = 6510, the odd 10 dropped: 6500 (SPEC's example has
         # the same shape: "thirteen hundred is added for the game", 1000 + 320).
