@@ -103,23 +103,13 @@ def _export(club: Club, args: argparse.Namespace) -> int:
 
 
 def _import(club: Club, args: argparse.Namespace) -> int:
-    from bezique.errors import RecordError
-    from bezique.reading.safeio import read_regular
-    from bezique.records.recordcheck import read_json
     from bezique.sheet.club import MAX_CLUB_BYTES, ClubError
+    from bezique.sheet.model import SheetError, read_json_file
 
     where = os.fspath(args.file)
     try:
-        raw = read_regular(where, MAX_CLUB_BYTES + 1)
-    except OSError as exc:
-        raise ClubError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_CLUB_BYTES:
-        raise ClubError(f"{where}: larger than {MAX_CLUB_BYTES} bytes, the most a club file is")
-    try:
-        data = read_json(raw.decode("utf-8"), where)
-    except UnicodeDecodeError:
-        raise ClubError(f"{where}: not UTF-8 text") from None
-    except RecordError as exc:
+        data = read_json_file(where, MAX_CLUB_BYTES, "a club file")
+    except SheetError as exc:
         raise ClubError(str(exc)) from None
     players, games = club.import_(data, where)
     print(f"added {players} players and {games} games from {where}")

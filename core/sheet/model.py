@@ -467,17 +467,25 @@ class _Tallier:
 
 def read_sheet(path: str | os.PathLike[str]) -> Sheet:
     """Read and check the sheet file ``path`` (:class:`SheetError` says where and what)."""
+    return Sheet.from_json(read_json_file(path, MAX_SHEET_BYTES, "a sheet"), os.fspath(path))
+
+
+def read_json_file(path: str | os.PathLike[str], limit: int, what: str) -> Any:
+    """The JSON of the file ``path``, read as untrusted input: at most ``limit`` bytes, UTF-8.
+
+    ``what`` names the file in the refusal of a larger one (``a sheet``); every refusal
+    is a :class:`SheetError` that says where and what.
+    """
     where = os.fspath(path)
     try:
-        raw = read_regular(path, MAX_SHEET_BYTES + 1)
+        raw = read_regular(path, limit + 1)
     except OSError as exc:
         raise SheetError(f"{where}: cannot read: {exc.strerror or exc}") from None
-    if len(raw) > MAX_SHEET_BYTES:
-        raise SheetError(f"{where}: larger than {MAX_SHEET_BYTES} bytes, the most a sheet may be")
+    if len(raw) > limit:
+        raise SheetError(f"{where}: larger than {limit} bytes, the most {what} may be")
     try:
-        data = read_json(raw.decode("utf-8"), where)
+        return read_json(raw.decode("utf-8"), where)
     except UnicodeDecodeError:
         raise SheetError(f"{where}: not UTF-8 text") from None
     except RecordError as exc:
         raise SheetError(str(exc)) from None
-    return Sheet.from_json(data, where)
