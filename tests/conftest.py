@@ -1,4 +1,4 @@
-"""The quick run's choice of variants (``pytest -m "not slow"``).
+"""The quick run's choice of variants (``pytest -m "not slow"``), and the web tests' fixtures.
 
 A test parametrized over the registered variants (by name, or by file) runs, in the quick
 run, only for a few of them: the ordinary game and as few others as name every plugin a
@@ -8,13 +8,18 @@ keeps them all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
-from pathlib import PurePath
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bezique.rules.ruleset import ruleset_for
 from bezique.variant import variant_summaries
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
 
 
 @cache
@@ -69,3 +74,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         else:
             kept[key] = kept.get(key, 0) + 1
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A web store's file in the test's own folder (not made until a store opens it)."""
+    return str(tmp_path / "tables.sqlite")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """The web application on ``db``, in process (Starlette's test client), started and stopped."""
+    from starlette.testclient import TestClient
+
+    from bezique.web.app import make_app
+
+    with TestClient(make_app(db, workers=1)) as running:
+        yield running

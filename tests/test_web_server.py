@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,17 +25,6 @@ from bezique.web.tables import Table
 TWO_SEATS = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "spec": "heuristic"}]
 SHORT_GAME = "extends: ordinary\nname: short\ngame:\n  target: 300\n"
 CARD = re.compile(r"\b[AKQJT2-9][SHDC]\b")
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "tables.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db, workers=1)) as running:
-        yield running
 
 
 def server_of(client: TestClient) -> Any:

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from starlette.testclient import TestClient
 from webserver import WebServer
@@ -23,17 +21,6 @@ from webserver import WebServer
 from bezique.sheet import MAX_ENTRIES, Sheet, sheet_csv
 from bezique.web.app import make_app
 from bezique.web.store import MIGRATIONS, SCHEMA_VERSION, Store
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "tables.sqlite")
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(make_app(db, workers=1)) as running:
-        yield running
 
 
 def new_sheet(client: TestClient, **body: Any) -> tuple[str, str]:
