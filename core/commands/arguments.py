@@ -15,7 +15,7 @@ from typing import Any
 
 from bezique import __version__
 from bezique.web.command import add_arguments as web_arguments
-from bezique.web.loadbench import add_arguments as load_arguments
+from bezique.web.command import add_bench_arguments as load_arguments
 
 __all__ = [
     "BENCH_DEALS",

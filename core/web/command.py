@@ -13,6 +13,10 @@ DEFAULT_DB = "bezique-tables.sqlite"
 current folder)."""
 NEEDED = ("starlette", "uvicorn", "websockets")
 """What the web extra installs."""
+DEFAULT_TABLES = 100
+"""How many tables ``serve-bench`` opens when ``--tables`` names no number."""
+MAX_TABLES = 1000
+"""The most tables one run opens."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +36,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="processes the thinking bots use (1-16; default 2)",
     )
+
+
+def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``bezique serve-bench``."""
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=DEFAULT_TABLES,
+        metavar="N",
+        help=f"tables played at once (1-{MAX_TABLES}; default {DEFAULT_TABLES})",
+    )
+    parser.add_argument(
+        "--bot",
+        default="heuristic",
+        metavar="SPEC",
+        help="the player spec of every bot seat (default heuristic)",
+    )
+    parser.add_argument(
+        "--variant", default="ordinary", help="the variant played (default ordinary)"
+    )
+    parser.add_argument(
+        "--target",
+        type=int,
+        default=None,
+        metavar="POINTS",
+        help="a lower game target (e.g. 300) so the games end sooner; default the variant's",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the person's pause before each move (default 0: at once, the server flat out)",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and choices")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run_serve(args: argparse.Namespace) -> int:

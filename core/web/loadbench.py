@@ -49,11 +49,8 @@ from pathlib import Path
 from typing import Any
 
 from bezique.errors import BeziqueError
+from bezique.web.command import DEFAULT_TABLES, MAX_TABLES
 
-DEFAULT_TABLES = 100
-"""How many tables ``serve-bench`` opens when ``--tables`` names no number."""
-MAX_TABLES = 1000
-"""The most tables one run opens."""
 MAX_TARGET = 100_000
 """The highest ``--target``."""
 MAX_THINK = 60.0
@@ -71,42 +68,6 @@ HOST = "127.0.0.1"
 
 class LoadBenchError(BeziqueError):
     """The benchmark could not run: the server did not start, a table was refused or stalled."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``bezique serve-bench``."""
-    parser.add_argument(
-        "--tables",
-        type=int,
-        default=DEFAULT_TABLES,
-        metavar="N",
-        help=f"tables played at once (1-{MAX_TABLES}; default {DEFAULT_TABLES})",
-    )
-    parser.add_argument(
-        "--bot",
-        default="heuristic",
-        metavar="SPEC",
-        help="the player spec of every bot seat (default heuristic)",
-    )
-    parser.add_argument(
-        "--variant", default="ordinary", help="the variant played (default ordinary)"
-    )
-    parser.add_argument(
-        "--target",
-        type=int,
-        default=None,
-        metavar="POINTS",
-        help="a lower game target (e.g. 300) so the games end sooner; default the variant's",
-    )
-    parser.add_argument(
-        "--think",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="the person's pause before each move (default 0: at once, the server flat out)",
-    )
-    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and choices")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 @dataclass(frozen=True)
