@@ -5,8 +5,8 @@
 every import is checked against the standard-library modules and names that
 only appeared in 3.11 or later (unless the import sits under an
 ``if sys.version_info >= (3, N):`` test, or under ``if TYPE_CHECKING:``, which
-never runs).  ``.ci/run`` also runs the whole
-suite on a 3.10 interpreter where the machine has one.
+never runs).  ``.ci/run`` also runs the quick run (``-m "not slow"``, every
+module) on a 3.10 interpreter where the machine has one.
 """
 
 from __future__ import annotations
