@@ -49,6 +49,8 @@ def test_every_subcommand_has_a_description_and_examples_that_parse(
     words: str, command: argparse.ArgumentParser
 ) -> None:
     assert command.description and len(command.description.split()) >= 6, words
+    for action in command._actions:  # every argument says what it is (an action its line)
+        assert action.help or isinstance(action, argparse._SubParsersAction), (words, action)
     examples = examples_of(command)
     assert examples, f"bezique {words} --help shows no example"
     path = words.split()

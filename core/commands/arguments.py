@@ -767,7 +767,7 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         "the club's players'.",
         "bezique club add-player Ann",
     )
-    add.add_argument("name", metavar="NAME")
+    add.add_argument("name", metavar="NAME", help="the player's name, as the sheets give it")
     _command(
         actions,
         "players",
@@ -784,7 +784,7 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         "bezique club add-game evening.json",
         "bezique club add-game evening.json --evening 2026-12-03",
     )
-    game.add_argument("sheet", metavar="SHEET.json")
+    game.add_argument("sheet", metavar="SHEET.json", help="a finished game's sheet file")
     game.add_argument("--evening", metavar="YYYY-MM-DD", help="the evening (default: today)")
     games = _command(
         actions,
@@ -813,7 +813,7 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         "which import reads back.",
         "bezique club export club.json",
     )
-    export.add_argument("file", metavar="FILE")
+    export.add_argument("file", metavar="FILE", help="the club file to write (JSON)")
     export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
     load = _command(
         actions,
@@ -823,7 +823,7 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         "all of them, or, when any is refused, none.",
         "bezique club --db new-club.sqlite import club.json",
     )
-    load.add_argument("file", metavar="FILE")
+    load.add_argument("file", metavar="FILE", help="a club file, as export writes it")
     luck = _command(
         actions,
         "luck",
@@ -834,7 +834,7 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         "bezique club luck Ann",
         "bezique club luck Ann --hands 500 --seed 3 --json",
     )
-    luck.add_argument("name", metavar="NAME")
+    luck.add_argument("name", metavar="NAME", help="the club player")
     luck.add_argument(
         "--hands",
         type=int,
