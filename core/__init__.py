@@ -7,4 +7,4 @@ variant-specific declaration and scoring logic.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

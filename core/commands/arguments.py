@@ -1,9 +1,12 @@
 """The ``bezique`` command's arguments: its parser, and the bounds every number is held to.
 
 :func:`build_parser` describes every subcommand's arguments (their help is the
-command's ``--help``); :mod:`bezique.commands.cli` runs what they ask.  Numbers are read by
-:func:`whole_number`, which refuses a text that is not one, or out of its bounds, in
-words, and reads no more digits than a bound can have.
+command's ``--help``); :mod:`bezique.commands.cli` runs what they ask.  Every subcommand
+has a description and examples (its ``--help`` ends with them; :func:`examples_of` reads
+them back, :func:`subcommands` walks the commands), so the manual page
+(:mod:`bezique.commands.manpage`) and the shell completion are made from this one parser.
+Numbers are read by :func:`whole_number`, which refuses a text that is not one, or out
+of its bounds, in words, and reads no more digits than a bound can have.
 """
 
 from __future__ import annotations
@@ -28,7 +31,10 @@ __all__ = [
     "MAX_JOBS",
     "MAX_PAIR_GAMES",
     "MAX_SEED",
+    "CommandHelp",
     "build_parser",
+    "examples_of",
+    "subcommands",
     "whole_number",
 ]
 
@@ -93,23 +99,117 @@ def _short(text: str, limit: int = 24) -> str:
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
 
 
+class CommandHelp(argparse.HelpFormatter):
+    """``--help`` with the description wrapped to the terminal and the examples as written.
+
+    A paragraph (text between blank lines) whose lines are indented is kept line by line,
+    as the examples are; any other is filled to the width, as argparse fills text.
+    """
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        filled = []
+        for paragraph in text.split("\n\n"):
+            lines = paragraph.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                filled.append("\n".join(indent + line for line in lines))
+            else:
+                filled.append(super()._fill_text(paragraph, width, indent))
+        return "\n\n".join(filled)
+
+
+EXAMPLES_HEADING = "examples:"
+"""The line of a command's ``--help`` the examples follow."""
+_EXAMPLE_INDENT = "  "
+
+
+def _epilog(examples: tuple[str, ...]) -> str:
+    """The end of a command's ``--help``: its examples, one command line each."""
+    return "\n".join([EXAMPLES_HEADING, *(_EXAMPLE_INDENT + line for line in examples)])
+
+
+def examples_of(parser: argparse.ArgumentParser) -> list[str]:
+    """The example command lines a command's ``--help`` ends with (``bezique ...``)."""
+    lines = (parser.epilog or "").splitlines()
+    if EXAMPLES_HEADING not in lines:
+        return []
+    after = lines[lines.index(EXAMPLES_HEADING) + 1 :]
+    return [line.strip() for line in after if line.startswith(_EXAMPLE_INDENT) and line.strip()]
+
+
+def subcommands(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    """Every subcommand under ``parser``, depth first: its words (``sheet add``) and parser."""
+    found: list[tuple[str, argparse.ArgumentParser]] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found.append((name, sub))
+                found.extend((f"{name} {words}", deeper) for words, deeper in subcommands(sub))
+    return found
+
+
+def _command(
+    commands: Any, name: str, summary: str, description: str, *examples: str
+) -> argparse.ArgumentParser:
+    """Add the subcommand ``name``: its line in the list, its description, its examples."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=_epilog(examples),
+        formatter_class=CommandHelp,
+    )
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser of the ``bezique`` command."""
     parser = argparse.ArgumentParser(
-        prog="bezique", description="Play, referee and compare the rules of Bezique."
+        prog="bezique",
+        description=f"{DESCRIPTION}\n\n{MORE_HELP}",
+        epilog=_epilog(
+            (
+                "bezique variants",
+                "bezique play --variant grand",
+                "bezique rules ordinary",
+                "bezique manpage --output bezique.1",
+            )
+        ),
+        formatter_class=CommandHelp,
     )
     parser.add_argument("--version", action="version", version=f"bezique {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    commands.add_parser("variants", help="list the variants with a one-line summary each")
+    _command(
+        commands,
+        "variants",
+        "list the variants with a one-line summary each",
+        "List every variant installed, the shipped ones and those plugins add: a line "
+        "each, its name and what sets it apart. A plugin or variant file that cannot be "
+        "loaded is reported on standard error, and the exit status is then 1.",
+        "bezique variants",
+    )
 
-    plugins = commands.add_parser(
-        "plugins", help="list the installed plugins: distribution, version, hooks, variants"
+    plugins = _command(
+        commands,
+        "plugins",
+        "list the installed plugins: distribution, version, hooks, variants",
+        "List the installed plugins: the distribution each comes from and its version, "
+        "the hooks it implements and the variants it ships. A plugin that cannot be "
+        "loaded is listed with its problem.",
+        "bezique plugins",
+        "bezique plugins --json",
     )
     plugins.add_argument("--json", action="store_true", help="print the list as JSON")
 
-    schema = commands.add_parser(
-        "schema", help="print the JSON Schema of variant files, with every plugin's sections"
+    schema = _command(
+        commands,
+        "schema",
+        "print the JSON Schema of variant files, with every plugin's sections",
+        "Print the JSON Schema variant files are checked against: the kernel's sections "
+        "with those of every installed plugin. An editor given it completes and checks a "
+        "variant file as it is typed.",
+        "bezique schema",
+        "bezique schema --overlay",
     )
     schema.add_argument(
         "--overlay",
@@ -117,28 +217,72 @@ def build_parser() -> argparse.ArgumentParser:
         help="the schema of a house-rule file that extends another (every key optional)",
     )
 
-    serve = commands.add_parser(
-        "serve", help="the web table: play in a browser, against bots and friends"
+    serve = _command(
+        commands,
+        "serve",
+        "the web table: play in a browser, against bots and friends",
+        "Serve the web table on this machine: open the address it prints in a browser "
+        "and play against bots and friends. The tables are kept in an SQLite file (--db) "
+        "and outlive a restart. Needs the web extra: pip install 'bezique[web]'.",
+        "bezique serve",
+        "bezique serve --port 8080 --db evening-tables.sqlite",
     )
     web_arguments(serve)
 
-    serve_bench = commands.add_parser(
+    serve_bench = _command(
+        commands,
         "serve-bench",
-        help="the web table under load: N games at once against a real server, timed",
+        "the web table under load: N games at once against a real server, timed",
+        "Start the web table's server in a process of its own and play N games at once "
+        "against it, a person's seat played at random from the seed and bots in the "
+        "others; print the moves a second, the latency of a person's move and the "
+        "server's CPU time, and check every game was finished and stored. Needs the web "
+        "extra.",
+        "bezique serve-bench --tables 20",
+        "bezique serve-bench --tables 100 --target 300 --json",
     )
     load_arguments(serve_bench)
 
-    validate = commands.add_parser("validate", help="check variant files; print every problem")
+    validate = _command(
+        commands,
+        "validate",
+        "check variant files; print every problem",
+        "Check variant files (or installed variants, by name) against the schema and "
+        "the rules' own sense, and print every problem found as FILE:LINE:COL: message; "
+        "a file with none is printed as FILE: ok. Exit status 1 when any has a problem.",
+        "bezique validate ordinary",
+        "bezique validate house.yaml",
+    )
     validate.add_argument("files", nargs="+", metavar="FILE", help="variant YAML files or names")
 
-    sources = commands.add_parser(
-        "sources", help="the bibliography: every source code and reading id the files cite"
+    sources = _command(
+        commands,
+        "sources",
+        "the bibliography: every source code and reading id the files cite",
+        "Print the bibliography: a line for each rule text the variant files cite (its "
+        "code, title, edition and year) and for each reading of a doubtful passage (its "
+        "id and question). With a CODE, that whole entry: for a source what the project "
+        "uses of it; for a reading each answer, the texts behind it and the setting "
+        "that selects it.",
+        "bezique sources",
+        "bezique sources S0",
+        "bezique sources A33",
     )
     sources.add_argument(
         "code", nargs="?", metavar="CODE", help="one entry: a source (S0, BIC-R) or reading (A33)"
     )
 
-    replay = commands.add_parser("replay", help="replay a game record; print hand and game scores")
+    replay = _command(
+        commands,
+        "replay",
+        "replay a game record; print hand and game scores",
+        "Replay a game record action by action through the rules, and print its "
+        "headers, each hand's points, the game's totals and the winner. A record whose "
+        "variant has other rules now than it carries is replayed by the rules it "
+        "carries, with a note (see --rules).",
+        "bezique replay game.json",
+        "bezique replay game.json --json --rules strict",
+    )
     replay.add_argument("file", metavar="FILE", help="a game record (JSON)")
     replay.add_argument("--json", action="store_true", help="print the result as JSON")
     replay.add_argument(
@@ -150,7 +294,16 @@ def build_parser() -> argparse.ArgumentParser:
         "as it is now (current)",
     )
 
-    simulate = commands.add_parser("simulate", help="play random players; print score statistics")
+    simulate = _command(
+        commands,
+        "simulate",
+        "play random players; print score statistics",
+        "Play games between random players and print the statistics of their scores. "
+        "The same variant and seed give the same games; --save keeps each game's record "
+        "for bezique replay.",
+        "bezique simulate --variant grand --games 200 --seed 7",
+        "bezique simulate --games 10 --save records",
+    )
     simulate.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     simulate.add_argument(
         "--games",
@@ -167,7 +320,18 @@ def build_parser() -> argparse.ArgumentParser:
         simulate, "with --save: first delete the game-NNNN.json records of an earlier run in DIR"
     )
 
-    bench = commands.add_parser("bench", help="measure random deals per second")
+    bench = _command(
+        commands,
+        "bench",
+        "measure random deals per second",
+        "Measure how fast the rules run: random deals a second, or their ratio to "
+        "another variant's (--reference) or to the straight-line baseline (--baseline). "
+        "With --search, the search player's iterations a CPU-second instead; with "
+        "--decisions, what players' choices gain over the heuristic's.",
+        "bezique bench --deals 500",
+        "bezique bench --variant grand --reference ordinary",
+        "bezique bench --search --positions 5 --iterations 200",
+    )
     bench.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     bench.add_argument(
         "--deals",
@@ -232,17 +396,61 @@ def build_parser() -> argparse.ArgumentParser:
     _rulebook_parsers(commands)
     _sheet_parser(commands)
     _club_parser(commands)
+    _manual_parsers(commands)
     return parser
+
+
+DESCRIPTION = "Play, referee and compare the rules of Bezique."
+"""What ``bezique`` is, in a line (its ``--help`` and its manual page begin with it)."""
+MORE_HELP = (
+    "Each command's --help says what it does, with examples; bezique manpage prints "
+    "them all as one manual page, and bezique completion the shell's completion script."
+)
+"""Where ``bezique --help`` sends a reader for more."""
+
+
+SHELLS = ("bash", "zsh")
+"""The shells ``bezique completion`` writes a script for."""
+
+
+def _manual_parsers(commands: Any) -> None:
+    """``bezique manpage`` and ``bezique completion``: the help for a system's manual and shell."""
+    manpage = _command(
+        commands,
+        "manpage",
+        "print the manual page bezique(1), made from this command's own help",
+        "Print the manual page bezique(1) in roff, made from the same parser as every "
+        "--help: each command with its options and examples. With --output, write it "
+        "to FILE instead (read it with man -l FILE, or install it in a man1 folder).",
+        "bezique manpage --output bezique.1",
+        "bezique manpage --output bezique.1 --overwrite",
+    )
+    manpage.add_argument("--output", metavar="FILE", help="write the page to FILE")
+    _add_overwrite(manpage, "with --output: replace FILE if it exists")
+    completion = _command(
+        commands,
+        "completion",
+        "print the shell completion script for bash or zsh",
+        "Print the script that completes bezique's commands and options in bash or zsh, "
+        "made from this command's parser by shtab (the completion extra: pip install "
+        "'bezique[completion]').",
+        "bezique completion bash",
+        "bezique completion zsh",
+    )
+    completion.add_argument("shell", choices=SHELLS, help="the shell: bash or zsh")
 
 
 def _rulebook_parsers(commands: Any) -> None:
     """The ``rules`` and ``diff`` subcommands' arguments (run by ``bezique.rulebook.command``)."""
-    rules = commands.add_parser(
+    rules = _command(
+        commands,
         "rules",
-        help="print a variant's complete rulebook, each rule with its source",
-        description="Print the rulebook of a variant from its merged data: a sentence a "
+        "print a variant's complete rulebook, each rule with its source",
+        "Print the rulebook of a variant from its merged data: a sentence a "
         "rule, with its citation, the parent it is inherited from, and the prose of "
         "the procedures its plugins carry out.",
+        "bezique rules ordinary",
+        "bezique rules grand --format html --output grand.html",
     )
     rules.add_argument("variant", metavar="VARIANT", help="variant name or YAML path")
     rules.add_argument(
@@ -253,14 +461,17 @@ def _rulebook_parsers(commands: Any) -> None:
     )
     rules.add_argument("--output", metavar="FILE", help="write the rulebook to FILE")
     _add_overwrite(rules, "with --output: replace FILE if it exists")
-    diff = commands.add_parser(
+    diff = _command(
+        commands,
         "diff",
-        help="compare variants rule by rule; exit 0 when equal, 1 when they differ",
-        description="Compare the merged rules of two or more variants rule by rule (never "
+        "compare variants rule by rule; exit 0 when equal, 1 when they differ",
+        "Compare the merged rules of two or more variants rule by rule (never "
         "their files' text), grouped by rulebook section. Two variants: a line in words "
         "for each side, with its citation. Three or more: a matrix of the rules on which "
         "any of them differs. Exit status 0 when the rules are equal, 1 when they differ, "
         "2 when a variant cannot be read.",
+        "bezique diff ordinary polish",
+        "bezique diff eb1875 hoyle1909 modern-article --sources",
     )
     diff.add_argument(
         "variants", metavar="VARIANT", nargs="+", help="variant names or YAML paths (two or more)"
@@ -273,10 +484,11 @@ def _rulebook_parsers(commands: Any) -> None:
 
 def _tournament_parser(commands: Any) -> None:
     """The ``tournament`` subcommand's arguments."""
-    tour = commands.add_parser(
+    tour = _command(
+        commands,
         "tournament",
-        help="play players against each other on paired deals; wins, points and Elo",
-        description="Every pair of players plays the same deals in every seating of the pair: "
+        "play players against each other on paired deals; wins, points and Elo",
+        "Every pair of players plays the same deals in every seating of the pair: "
         "two-hand A-B then B-A; with partnerships A holds one side and B the other, then "
         "swapped; three-hand and four-hand each for himself: A alone against B in every "
         "other seat, in each seat in turn, then B alone against A (three-hand: 6 games a "
@@ -286,6 +498,9 @@ def _tournament_parser(commands: Any) -> None:
         "Points are the mean final score of the sides a player holds. Elo ratings are "
         "fitted jointly by maximum likelihood, anchored at 0 on the first player named "
         "'random', or else on the first player listed.",
+        "bezique tournament --players random,heuristic --games 50",
+        "bezique tournament --variant three-hand --players heuristic,search:iterations=500 "
+        "--jobs 2 --json",
     )
     tour.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     tour.add_argument(
@@ -329,15 +544,18 @@ def _add_seed(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _compare_parser(commands: Any) -> None:
     """The ``compare`` subcommand's arguments."""
-    comp = commands.add_parser(
+    comp = _command(
+        commands,
         "compare",
-        help="compare variants by simulation on the same seeds; figures with 95%% intervals",
-        description="Play the same games (the same seeds: common random numbers) in every "
+        "compare variants by simulation on the same seeds; figures with 95%% intervals",
+        "Play the same games (the same seeds: common random numbers) in every "
         "variant named, and print for each variant its figures with 95% intervals (points "
         "per hand by rule, points and hands per game, tricks per hand, the first player's "
         "share of wins, the share of points from declarations, lead changes, hands ending "
         "with both over the target), then for each pair the paired differences, marked * "
         "where the interval leaves out zero.",
+        "bezique compare ordinary polish --games 200 --jobs 2",
+        "bezique compare ordinary grand --html compare.html --plot compare.svg",
     )
     comp.add_argument("variants", nargs="+", metavar="VARIANT", help="variant names or YAML paths")
     comp.add_argument(
@@ -374,15 +592,19 @@ def _compare_parser(commands: Any) -> None:
 
 def _play_parser(commands: Any) -> None:
     """The parser of ``bezique play`` (a game at the terminal against bots)."""
-    play = commands.add_parser(
+    play = _command(
+        commands,
         "play",
-        help="play a game at the terminal against bots",
-        description="Play a game at the terminal against bots. Type a menu number or an "
+        "play a game at the terminal against bots",
+        "Play a game at the terminal against bots. Type a menu number or an "
         "action (play QS, declare bezique QS JD, exchange 7H, draw), or help, hint, rules, "
         "quit. The record is saved after each move, on quit and at the end of input, to "
         "--save FILE (default bezique-game.json in the current directory); a new game "
         "writes over a file that exists only with --overwrite. --resume FILE continues a "
         "saved game, with the seats and bots it recorded, and saves back to FILE.",
+        "bezique play",
+        "bezique play --variant grand --against search:iterations=2000 --save mine.json",
+        "bezique play --resume mine.json",
     )
     play.add_argument("--variant", help="variant name or YAML path (default: ordinary)")
     play.add_argument(
@@ -408,20 +630,28 @@ def _play_parser(commands: Any) -> None:
 
 def _sheet_parser(commands: Any) -> None:
     """``bezique sheet ACTION``: a real game's score sheet (run by ``bezique.sheet.command``)."""
-    sheet = commands.add_parser(
+    sheet = _command(
+        commands,
         "sheet",
-        help="keep the score sheet of a game played with real cards, checked by the rules",
-        description="Keep the score sheet of a game played with real cards: new, add, undo, "
+        "keep the score sheet of a game played with real cards, checked by the rules",
+        "Keep the score sheet of a game played with real cards: new, add, undo, "
         "fix, show, export. Every entry is checked by the variant's rules; the totals are "
         "worked out again from the entries each time.",
+        "bezique sheet new evening.json --players Ann,Bob",
+        "bezique sheet add evening.json Ann royal marriage KS QS",
+        "bezique sheet show evening.json",
     )
     actions = sheet.add_subparsers(dest="sheet_command", required=True, metavar="ACTION")
-    new = actions.add_parser(
+    new = _command(
+        actions,
         "new",
-        help="start a sheet file",
-        description="Start the score sheet of a game played with real cards: the variant (a "
+        "start a sheet file",
+        "Start the score sheet of a game played with real cards: the variant (a "
         "registered name; --house adds a house-rule file's rules, kept in the sheet itself), "
         "the players in seat order and the first dealer.",
+        "bezique sheet new evening.json --players Ann,Bob --dealer 1",
+        "bezique sheet new evening.json --variant rubicon --players Ann,Bob",
+        "bezique sheet new evening.json --house ours.yaml --players Ann,Bob",
     )
     new.add_argument("file", metavar="FILE", help="the sheet file to write (JSON)")
     new.add_argument("--variant", help="variant name (default: the one --house builds on)")
@@ -438,25 +668,59 @@ def _sheet_parser(commands: Any) -> None:
     )
     _add_overwrite(new, "replace FILE if it exists")
     words = "[PLAYER] what was scored: Ann royal marriage KS QS; Bob brisques 5; hand over"
-    add = actions.add_parser(
+    add = _command(
+        actions,
         "add",
-        help="enter a score on the sheet",
-        description="Enter what a player scored, in words: 'Ann royal marriage KS QS' (the "
+        "enter a score on the sheet",
+        "Enter what a player scored, in words: 'Ann royal marriage KS QS' (the "
         "cards are optional; named, they are checked), 'Bob brisques 5', 'Ann last trick'; "
         "or, with no player, 'trumps H', 'stock gone', 'hand over'. Prints the points and "
         "the checks made; an entry the rules refuse is not written.",
+        "bezique sheet add evening.json trumps H",
+        "bezique sheet add evening.json Ann royal marriage KS QS",
+        "bezique sheet add evening.json Bob brisques 5",
+        "bezique sheet add evening.json hand over",
     )
     add.add_argument("file", metavar="FILE", help="the sheet file")
     add.add_argument("words", nargs="+", metavar="WORDS", help=words)
-    undo = actions.add_parser("undo", help="take back the last entry")
+    undo = _command(
+        actions,
+        "undo",
+        "take back the last entry",
+        "Take back the last entry of the sheet: the file is written again without it.",
+        "bezique sheet undo evening.json",
+    )
     undo.add_argument("file", metavar="FILE", help="the sheet file")
-    fix = actions.add_parser("fix", help="replace entry N (as show numbers them) by another")
+    fix = _command(
+        actions,
+        "fix",
+        "replace entry N (as show numbers them) by another",
+        "Replace entry N, as show numbers the entries, by the one the words say. The "
+        "sheet is checked again from that entry on, as add checks an entry; what the "
+        "rules refuse is not written.",
+        "bezique sheet fix evening.json 3 Bob brisques 6",
+    )
     fix.add_argument("file", metavar="FILE", help="the sheet file")
     fix.add_argument("number", type=whole_number(0, 99_999), metavar="N", help="as show gives it")
     fix.add_argument("words", nargs="+", metavar="WORDS", help=words)
-    show = actions.add_parser("show", help="check a saved sheet again; print it and its totals")
+    show = _command(
+        actions,
+        "show",
+        "check a saved sheet again; print it and its totals",
+        "Check a saved sheet again, entry by entry, by the variant's rules, and print "
+        "its entries, numbered, and the totals.",
+        "bezique sheet show evening.json",
+    )
     show.add_argument("file", metavar="FILE", help="the sheet file")
-    export = actions.add_parser("export", help="write the sheet as CSV (a row a hand) or HTML")
+    export = _command(
+        actions,
+        "export",
+        "write the sheet as CSV (a row a hand) or HTML",
+        "Write the sheet as a CSV file, a row a hand with the running totals, or as a "
+        "printable HTML page.",
+        "bezique sheet export evening.json --csv evening.csv",
+        "bezique sheet export evening.json --html evening.html --overwrite",
+    )
     export.add_argument("file", metavar="FILE", help="the sheet file")
     into = export.add_mutually_exclusive_group(required=True)
     into.add_argument("--csv", metavar="OUT", help="a CSV file: a row a hand, running totals")
@@ -465,8 +729,17 @@ def _sheet_parser(commands: Any) -> None:
 
 
 def _club_parser(commands: Any) -> None:
-    club = commands.add_parser(
-        "club", help="the club: players, finished score sheets by evening, ladder, luck"
+    """``bezique club ACTION``: a club's players and games (run by ``bezique.sheet``)."""
+    club = _command(
+        commands,
+        "club",
+        "the club: players, finished score sheets by evening, ladder, luck",
+        "Keep a club's games in one SQLite file: its players, the finished score "
+        "sheets by evening, the ladder of wins, points and Elo ratings, and each "
+        "player's luck in the cards. What a subcommand refuses changes nothing.",
+        "bezique club add-player Ann",
+        "bezique club add-game evening.json --evening 2026-12-03",
+        "bezique club --db friday.sqlite ladder",
     )
     add_club_arguments(club)
 
@@ -486,28 +759,82 @@ def add_club_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the SQLite file the club is kept in (default ./{CLUB_DB})",
     )
     actions = parser.add_subparsers(dest="club_command", required=True, metavar="ACTION")
-    add = actions.add_parser("add-player", help="a new club player")
-    add.add_argument("name", metavar="NAME")
-    actions.add_parser("players", help="list the club's players")
-    game = actions.add_parser("add-game", help="add a finished game's score sheet")
-    game.add_argument("sheet", metavar="SHEET.json")
+    add = _command(
+        actions,
+        "add-player",
+        "a new club player",
+        "Add a player to the club by name; the names on the sheets added must be "
+        "the club's players'.",
+        "bezique club add-player Ann",
+    )
+    add.add_argument("name", metavar="NAME", help="the player's name, as the sheets give it")
+    _command(
+        actions,
+        "players",
+        "list the club's players",
+        "List the club's players, a name a line.",
+        "bezique club players",
+    )
+    game = _command(
+        actions,
+        "add-game",
+        "add a finished game's score sheet",
+        "Add a finished game's score sheet (as bezique sheet keeps it) to the club, "
+        "on the evening it was played; its players must be the club's.",
+        "bezique club add-game evening.json",
+        "bezique club add-game evening.json --evening 2026-12-03",
+    )
+    game.add_argument("sheet", metavar="SHEET.json", help="a finished game's sheet file")
     game.add_argument("--evening", metavar="YYYY-MM-DD", help="the evening (default: today)")
-    games = actions.add_parser("games", help="list the games, by evening")
+    games = _command(
+        actions,
+        "games",
+        "list the games, by evening",
+        "List the club's games by evening: each game's number, variant, scores and result.",
+        "bezique club games",
+        "bezique club games --evening 2026-12-03",
+    )
     games.add_argument("--evening", metavar="YYYY-MM-DD", help="that evening's games only")
-    ladder = actions.add_parser(
-        "ladder", help="games, wins, points share and Elo (95%% interval) of every player"
+    ladder = _command(
+        actions,
+        "ladder",
+        "games, wins, points share and Elo (95%% interval) of every player",
+        "Print the ladder: every player's games, wins, share of the points and Elo "
+        "rating with its 95% interval, fitted over all the club's games.",
+        "bezique club ladder",
+        "bezique club ladder --json",
     )
     ladder.add_argument("--json", action="store_true", help="print the ladder as JSON")
-    export = actions.add_parser("export", help="write the whole club to one JSON file")
-    export.add_argument("file", metavar="FILE")
-    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
-    load = actions.add_parser("import", help="add a club file's players and games (all or none)")
-    load.add_argument("file", metavar="FILE")
-    luck = actions.add_parser(
-        "luck",
-        help="the declarations a hand NAME set down, against the heuristic bot's on dealt hands",
+    export = _command(
+        actions,
+        "export",
+        "write the whole club to one JSON file",
+        "Write the whole club, its players and every game's sheet, to one JSON file, "
+        "which import reads back.",
+        "bezique club export club.json",
     )
-    luck.add_argument("name", metavar="NAME")
+    export.add_argument("file", metavar="FILE", help="the club file to write (JSON)")
+    export.add_argument("--overwrite", action="store_true", help="replace FILE if it exists")
+    load = _command(
+        actions,
+        "import",
+        "add a club file's players and games (all or none)",
+        "Add the players and games of a club file (as export writes it) to this club: "
+        "all of them, or, when any is refused, none.",
+        "bezique club --db new-club.sqlite import club.json",
+    )
+    load.add_argument("file", metavar="FILE", help="a club file, as export writes it")
+    luck = _command(
+        actions,
+        "luck",
+        "the declarations a hand NAME set down, against the heuristic bot's on dealt hands",
+        "Compare the points a hand the player declared in the club's games with what "
+        "the heuristic bot declares on hands dealt at random in the same variants, each "
+        "with its 95% interval.",
+        "bezique club luck Ann",
+        "bezique club luck Ann --hands 500 --seed 3 --json",
+    )
+    luck.add_argument("name", metavar="NAME", help="the club player")
     luck.add_argument(
         "--hands",
         type=int,

@@ -1,8 +1,9 @@
 r"""The ``bezique`` command line.
 
-Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
-``bench``, ``tournament``, ``compare``, ``play``, ``sources``, ``rules``, ``diff``,
-``sheet``.
+Commands: ``variants``, ``plugins``, ``schema``, ``serve``, ``serve-bench``,
+``validate``, ``sources``, ``replay``, ``simulate``, ``bench``, ``tournament``,
+``compare``, ``play``, ``rules``, ``diff``, ``sheet``, ``club``, ``manpage`` and
+``completion``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.  The arguments each
@@ -228,6 +229,8 @@ def _run(args: argparse.Namespace) -> int:
         "serve-bench": _serve_bench,
         "sheet": _sheet,
         "club": _club,
+        "manpage": _manpage,
+        "completion": _completion,
     }
     return handlers[args.command](args)
 
@@ -499,3 +502,29 @@ def _club(args: argparse.Namespace) -> int:
     from bezique.web.store import open_database
 
     return run_club(args, open_database)
+
+
+def _manpage(args: argparse.Namespace) -> int:
+    """``bezique manpage``: the manual page, on standard output or into ``--output``."""
+    from bezique.commands.manpage import manual_page
+    from bezique.reading.safeio import check_output, write_output
+
+    if args.output is None:
+        if args.overwrite:
+            raise BeziqueError("--overwrite goes with --output FILE")
+    else:
+        check_output(args.output, overwrite=args.overwrite)
+    page = manual_page(build_parser())
+    if args.output is None:
+        sys.stdout.write(page)
+    else:
+        write_output(args.output, page, overwrite=args.overwrite)
+    return 0
+
+
+def _completion(args: argparse.Namespace) -> int:
+    """``bezique completion SHELL``: the shell's completion script, made by shtab."""
+    from bezique.commands.completion import completion_script
+
+    sys.stdout.write(completion_script(build_parser(), args.shell))
+    return 0
