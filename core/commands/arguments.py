@@ -230,6 +230,7 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(commands)
     _play_parser(commands)
     _rulebook_parsers(commands)
+    _genealogy_parser(commands)
     _sheet_parser(commands)
     _club_parser(commands)
     return parser
@@ -269,6 +270,39 @@ def _rulebook_parsers(commands: Any) -> None:
     diff.add_argument(
         "--sources", action="store_true", help="show the rules said alike but cited otherwise too"
     )
+
+
+def _genealogy_parser(commands: Any) -> None:
+    """The ``genealogy`` subcommand's arguments (run by ``bezique.compare.genealogyshow``)."""
+    genealogy = commands.add_parser(
+        "genealogy",
+        help="the rule texts on a timeline, beside a tree computed from their rules",
+        description="Place the rule texts on a timeline by year (each preset under the "
+        "source it follows), with the derivations the bibliography asserts and the rules "
+        "and readings each rests on, beside a tree computed from the rules alone: the "
+        "distance between two variants is the number of rules on which their merged rules "
+        "differ (as bezique diff counts them), and the texts are joined by UPGMA. House "
+        "rules hang on the variant they extend. Says where the asserted and the computed "
+        "trees disagree.",
+        epilog="example: bezique genealogy --format html --output genealogy.html",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    genealogy.add_argument(
+        "variants",
+        nargs="*",
+        metavar="VARIANT",
+        help="variant names or YAML paths (default: every variant; the variant a house "
+        "rule extends is taken in too)",
+    )
+    genealogy.add_argument(
+        "--format",
+        choices=("text", "svg", "html"),
+        default="text",
+        help="text (default: timeline, derivations, an ASCII tree), svg (the figure), or "
+        "one standalone HTML page (the figure and the tables)",
+    )
+    genealogy.add_argument("--output", metavar="FILE", help="write it to FILE")
+    _add_overwrite(genealogy, "with --output: replace FILE if it exists")
 
 
 def _tournament_parser(commands: Any) -> None:

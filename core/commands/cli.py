@@ -2,7 +2,7 @@ r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``validate``, ``replay``, ``simulate``,
 ``bench``, ``tournament``, ``compare``, ``play``, ``sources``, ``rules``, ``diff``,
-``sheet``.
+``genealogy``, ``sheet``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.  The arguments each
@@ -224,6 +224,7 @@ def _run(args: argparse.Namespace) -> int:
         "sources": sources_command.run,
         "rules": _rules,
         "diff": _diff,
+        "genealogy": _genealogy,
         "serve": _serve,
         "serve-bench": _serve_bench,
         "sheet": _sheet,
@@ -474,6 +475,12 @@ def _diff(args: argparse.Namespace) -> int:
     from bezique.rulebook.command import run_diff
 
     return run_diff(args)
+
+
+def _genealogy(args: argparse.Namespace) -> int:
+    from bezique.compare.genealogyshow import run_command
+
+    return run_command(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
