@@ -341,3 +341,10 @@ def test_the_schemas_relations_are_the_ones_the_code_words() -> None:
     schema = bibliography_schema()
     assert set(schema["$defs"]["derivation"]["properties"]["relation"]["enum"]) == set(RELATIONS)
     assert bibliography().sources["S4"].derives_from[0].source == "S2"
+
+
+def test_the_help_says_what_it_does_with_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "genealogy", "--help")
+    assert status == 0
+    assert "joined by UPGMA" in " ".join(out.split())
+    assert "example: bezique genealogy --format html --output genealogy.html" in out

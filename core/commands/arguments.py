@@ -285,7 +285,6 @@ def _genealogy_parser(commands: Any) -> None:
         "rules hang on the variant they extend. Says where the asserted and the computed "
         "trees disagree.",
         epilog="example: bezique genealogy --format html --output genealogy.html",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     genealogy.add_argument(
         "variants",
