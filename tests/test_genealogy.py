@@ -348,3 +348,10 @@ def test_the_help_says_what_it_does_with_an_example(capsys: pytest.CaptureFixtur
     assert status == 0
     assert "joined by UPGMA" in " ".join(out.split())
     assert "example: bezique genealogy --format html --output genealogy.html" in out
+
+
+def test_bezique_sources_says_what_a_text_derives_from(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "sources", "S4")
+    said = " ".join(out.split())
+    assert status == 0
+    assert "A paraphrase of S2 (bezique genealogy): S4 goes through S2's two-hand game" in said
