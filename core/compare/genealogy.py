@@ -311,7 +311,18 @@ def timeline(found: Genealogy) -> list[Dated]:
         for code in dict.fromkeys(codes)
         if code in known.sources
     ]
-    return sorted(dated, key=lambda d: (_first_year(d.year) or 10_000, d.after == "", d.code))
+    return sorted(
+        dated,
+        key=lambda d: (_first_year(d.year) or 10_000, d.after == "", _depth(known, d.code), d.code),
+    )
+
+
+def _depth(known: Bibliography, code: str) -> int:
+    """How many derivations lead back from ``code`` to a text derived from none (at most 20)."""
+    depth = 0
+    while known.sources[code].derives_from and depth < 20:
+        code, depth = known.sources[code].derives_from[0].source, depth + 1
+    return depth
 
 
 def _after(known: Bibliography, code: str) -> str:
