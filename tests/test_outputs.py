@@ -275,6 +275,7 @@ CLOSED = [
     ("sources",),
     ("rules", "eb1875"),
     ("diff", "eb1875", "eb1875"),
+    ("genealogy", "eb1875"),
     ("simulate", "--games", "1"),
     ("bench", "--deals", "1"),
     ("tournament", "--players", "random,random", "--games", "1"),

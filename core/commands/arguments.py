@@ -394,6 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     _compare_parser(commands)
     _play_parser(commands)
     _rulebook_parsers(commands)
+    _genealogy_parser(commands)
     _sheet_parser(commands)
     _club_parser(commands)
     _manual_parsers(commands)
@@ -480,6 +481,41 @@ def _rulebook_parsers(commands: Any) -> None:
     diff.add_argument(
         "--sources", action="store_true", help="show the rules said alike but cited otherwise too"
     )
+
+
+def _genealogy_parser(commands: Any) -> None:
+    """The ``genealogy`` subcommand's arguments (run by ``bezique.compare.genealogyshow``)."""
+    genealogy = _command(
+        commands,
+        "genealogy",
+        "the rule texts on a timeline, beside a tree computed from their rules",
+        "Place the rule texts on a timeline by year (each preset under the "
+        "source it follows), with the derivations the bibliography asserts and the rules "
+        "and readings each rests on, beside a tree computed from the rules alone: the "
+        "distance between two variants is the number of rules on which their merged rules "
+        "differ (as bezique diff counts them), and the texts are joined by UPGMA. House "
+        "rules hang on the variant they extend. Says where the asserted and the computed "
+        "trees disagree.",
+        "bezique genealogy",
+        "bezique genealogy --format html --output genealogy.html",
+        "bezique genealogy ordinary rubicon six-pack --format svg --output tree.svg",
+    )
+    genealogy.add_argument(
+        "variants",
+        nargs="*",
+        metavar="VARIANT",
+        help="variant names or YAML paths (default: every variant; the variant a house "
+        "rule extends is taken in too)",
+    )
+    genealogy.add_argument(
+        "--format",
+        choices=("text", "svg", "html"),
+        default="text",
+        help="text (default: timeline, derivations, an ASCII tree), svg (the figure), or "
+        "one standalone HTML page (the figure and the tables)",
+    )
+    genealogy.add_argument("--output", metavar="FILE", help="write it to FILE")
+    _add_overwrite(genealogy, "with --output: replace FILE if it exists")
 
 
 def _tournament_parser(commands: Any) -> None:

@@ -2,8 +2,8 @@ r"""The ``bezique`` command line.
 
 Commands: ``variants``, ``plugins``, ``schema``, ``serve``, ``serve-bench``,
 ``validate``, ``sources``, ``replay``, ``simulate``, ``bench``, ``tournament``,
-``compare``, ``play``, ``rules``, ``diff``, ``sheet``, ``club``, ``manpage`` and
-``completion``.
+``compare``, ``play``, ``rules``, ``diff``, ``genealogy``, ``sheet``, ``club``,
+``manpage`` and ``completion``.
 Every error a user can cause is printed as one or more ``bezique: ...`` lines
 (file errors as ``FILE:LINE:COL: message``) with exit status 1; usage errors
 exit with 2.  No command prints a traceback for bad input.  The arguments each
@@ -225,6 +225,7 @@ def _run(args: argparse.Namespace) -> int:
         "sources": sources_command.run,
         "rules": _rules,
         "diff": _diff,
+        "genealogy": _genealogy,
         "serve": _serve,
         "serve-bench": _serve_bench,
         "sheet": _sheet,
@@ -477,6 +478,12 @@ def _diff(args: argparse.Namespace) -> int:
     from bezique.rulebook.command import run_diff
 
     return run_diff(args)
+
+
+def _genealogy(args: argparse.Namespace) -> int:
+    from bezique.compare.genealogyshow import run_command
+
+    return run_command(args)
 
 
 def _serve(args: argparse.Namespace) -> int:

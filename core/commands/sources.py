@@ -98,6 +98,8 @@ def _wrap(text: str, indent: str = "  ", first: str | None = None) -> list[str]:
 
 
 def _source(source: Source) -> list[str]:
+    from bezique.variant.bibliography import RELATIONS
+
     year = "" if source.year == "undated" else f", {source.year}"
     lines = [f"{source.code}: {source.title}"]
     lines += _wrap(f"{source.author}. {source.edition}{year}.")
@@ -105,6 +107,11 @@ def _source(source: Source) -> list[str]:
     for section in source.sections:
         lines += _wrap(section, "      ", "    - ")
     lines += _wrap(source.about)
+    for derivation in source.derives_from:
+        lines += _wrap(
+            f"{RELATIONS[derivation.relation].capitalize()} {derivation.source} "
+            f"(bezique genealogy): {derivation.evidence}"
+        )
     return lines
 
 

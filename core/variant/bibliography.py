@@ -38,6 +38,31 @@ SCHEMA_FILE = "bibliography.schema.json"
 """Its schema, in the ``bezique.schemas`` package."""
 
 
+RELATIONS: dict[str, str] = {
+    "revision": "a revision of",
+    "paraphrase": "a paraphrase of",
+    "restatement": "a restatement of",
+    "builds_on": "a game built on",
+}
+"""How a text may derive from an earlier one, and how a sentence says it."""
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """What a text derives from: the earlier text, how, and the evidence it rests on."""
+
+    source: str
+    """The code of the earlier text."""
+    relation: str
+    """One of :data:`RELATIONS`."""
+    evidence: str
+    """What the derivation rests on, in words."""
+    rules: tuple[str, ...] = ()
+    """The keys of the rules the evidence rests on (``declarations.per_trick``)."""
+    readings: tuple[str, ...] = ()
+    """The readings of the bibliography the evidence rests on."""
+
+
 @dataclass(frozen=True)
 class Source:
     """A work the rules are taken from, cited by ``code``."""
@@ -51,6 +76,8 @@ class Source:
     """The parts of the work the project uses."""
     about: str
     """What the work is, and how far it can be trusted."""
+    derives_from: tuple[Derivation, ...] = ()
+    """The earlier texts this one derives from."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +231,7 @@ def parse_bibliography(text: str, filename: str) -> Bibliography:
     )
     _check_aliases(found, filename)
     _check(found, filename)
+    _check_derivations(found, filename)
     return found
 
 
@@ -216,6 +244,16 @@ def _source(code: str, entry: dict[str, Any]) -> Source:
         year=str(entry["year"]),
         sections=tuple(entry["sections"]),
         about=entry["about"],
+        derives_from=tuple(
+            Derivation(
+                source=d["source"],
+                relation=d["relation"],
+                evidence=" ".join(d["evidence"].split()),
+                rules=tuple(d.get("rules", ())),
+                readings=tuple(d.get("readings", ())),
+            )
+            for d in entry.get("derives_from", ())
+        ),
     )
 
 
@@ -262,3 +300,38 @@ def _check(found: Bibliography, filename: str) -> None:
                         f"{filename}: readings.{reading.id}.options.{number}.sources: "
                         f"{code!r} is not a source or a reading of the bibliography"
                     )
+
+
+def _check_derivations(found: Bibliography, filename: str) -> None:
+    """Raise :class:`BeziqueError` for a derivation from an unknown text, itself, or a cycle."""
+    for source in found.sources.values():
+        for number, derivation in enumerate(source.derives_from):
+            place = f"{filename}: sources.{source.code}.derives_from.{number}"
+            if derivation.source not in found.sources:
+                raise BeziqueError(
+                    f"{place}.source: {derivation.source!r} is not a source of the bibliography"
+                )
+            if derivation.source == source.code:
+                raise BeziqueError(f"{place}.source: a text cannot derive from itself")
+            for rid in derivation.readings:
+                if rid not in found.readings:
+                    raise BeziqueError(
+                        f"{place}.readings: {rid!r} is not a reading of the bibliography"
+                    )
+    for code in found.sources:
+        if code in _earlier(found, code):
+            raise BeziqueError(
+                f"{filename}: sources.{code}.derives_from: {code} derives from itself"
+            )
+
+
+def _earlier(found: Bibliography, code: str) -> set[str]:
+    """Every text ``code`` derives from, directly or through others."""
+    seen: set[str] = set()
+    todo = [d.source for d in found.sources[code].derives_from]
+    while todo:
+        parent = todo.pop()
+        if parent not in seen and parent in found.sources:
+            seen.add(parent)
+            todo.extend(d.source for d in found.sources[parent].derives_from)
+    return seen
