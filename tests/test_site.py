@@ -1,0 +1,136 @@
+"""The documentation site: it builds with no warning; its generated pages say what the code does.
+
+The site is ``docs/`` (Sphinx, MyST Markdown, the furo theme).  Its reference pages are
+written at each build by :mod:`bezique.commands.reference`; here each is checked against
+what it is written from (the parser, the schemas, the rulebook renderer, ``bezique diff``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bezique.commands.arguments import build_parser
+from bezique.commands.cli import main
+from bezique.commands.reference import (
+    bibliography_page,
+    command_reference,
+    differences_page,
+    rulebook_page,
+    schema_reference,
+    shipped_variants,
+)
+from bezique.variant.bibliography import anchor, bibliography
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found: dict[str, argparse.ArgumentParser] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found.update(action.choices)
+    return found
+
+
+def test_the_command_reference_gives_every_command_and_option() -> None:
+    text = command_reference()
+    parser = build_parser()
+    commands = subparsers(parser)
+    assert len(commands) >= 15
+    for name, command in commands.items():
+        assert f"\n### `bezique {name}`\n" in text, name
+        for action in command._actions:
+            for option in action.option_strings:
+                if option not in ("-h", "--help"):
+                    assert f"`{option}" in text, (name, option)
+        for sub in subparsers(command):
+            assert f"\n#### `bezique {name} {sub}`\n" in text, (name, sub)
+    # the usage is argparse's own, at a width that does not depend on the terminal
+    assert "```text\nbezique plugins [-h] [--json]\n```" in text
+
+
+@pytest.mark.parametrize("name", ["variant", "record"])
+def test_the_format_pages_give_every_property_with_its_description(name: str) -> None:
+    schema = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    text = schema_reference(schema)
+    for key, node in schema["properties"].items():
+        line = next(line for line in text.splitlines() if line.startswith(f"- `{key}` ("))
+        described = node.get("description") or schema["$defs"].get(key, {}).get("description")
+        if described:
+            assert " ".join(described.split()) in line, key
+    if name == "variant":
+        assert "  - `deal.hand_size` (integer, at least 1; required): " in text
+
+
+def test_every_shipped_variant_has_its_rulebook_page(capsys: pytest.CaptureFixture[str]) -> None:
+    names = shipped_variants()
+    assert names == sorted(path.stem for path in (ROOT / "variants").glob("*.yaml"))
+    for name in ("ordinary", "rubicon"):  # as `bezique rules NAME --format markdown` prints it
+        assert main(["rules", name, "--format", "markdown"]) == 0
+        assert rulebook_page(name) == capsys.readouterr().out
+
+
+def test_the_differences_page_is_what_bezique_diff_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    variants = ["eb1875", "hoyle1909", "cards-encyclopedia", "modern-article"]
+    page = differences_page(variants, "The two-hand game's source presets")
+    assert main(["diff", *variants]) == 1  # they differ
+    printed = capsys.readouterr().out
+    assert page.startswith("## The two-hand game's source presets\n")
+    assert f"\n```text\n{printed.rstrip()}\n```\n" in page
+
+
+def test_the_bibliography_page_holds_every_entry_at_its_anchor() -> None:
+    page = bibliography_page()
+    known = bibliography()
+    for code in [*known.sources, *known.readings]:
+        assert f"({anchor(code)})=\n### {code}\n" in page, code
+
+
+@pytest.mark.slow
+def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
+    """The documented command, warnings as errors, into a temporary folder."""
+    out = tmp_path / "html"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            "-d",
+            str(tmp_path / "doctrees"),
+            str(DOCS),
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr[-5000:]
+    hooks = (out / "plugins" / "hooks.html").read_text(encoding="utf-8")
+    assert 'id="bezique.hookspecs.bezique_trick_winner"' in hooks
+    # a docstring's cross-reference to a class of the public API became a link to it
+    assert 'href="../reference/api.html#bezique.hookspecs.RuleProse"' in hooks
+    api = (out / "reference" / "api.html").read_text(encoding="utf-8")
+    assert 'id="bezique.game.GameState"' in api and 'id="bezique.testing.scenario"' in api
+    for name in shipped_variants():
+        assert (out / "generated" / "rulebooks" / "variants" / f"{name}.html").is_file(), name
+    commands = (out / "reference" / "commands.html").read_text(encoding="utf-8")
+    assert "bezique tournament" in commands
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for page in ("play/terminal", "plugins/tutorial", "compare/sources", "results/ladder"):
+        assert f'href="{page}.html"' in index, page
