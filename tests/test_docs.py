@@ -81,7 +81,11 @@ def test_the_hook_reference_gives_every_hook_with_its_kind_and_arguments() -> No
     for name in names:
         spec = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
         assert text.count(f".. py:function:: {name}({spec})\n") == 1, name
-        assert f"| {{py:func}}`{name} <bezique.hookspecs.{name}>` | {hook_kind(name)} |" in text
+        arguments = ", ".join(
+            f"`{a}`" for a in inspect.signature(getattr(hookspecs, name)).parameters
+        )
+        row = f"| {{py:func}}`{name} <bezique.hookspecs.{name}>` | {hook_kind(name)} | "
+        assert f"{row}{arguments or '-'} |" in text, name
         first = str(getattr(hookspecs, name).__doc__).strip().splitlines()[0]
         assert f"   {first}" in text, name
     assert "{include} ../generated/hooks.md" in page("plugins/hooks.md")

@@ -139,15 +139,26 @@ def _kind(name: str) -> str:
     return str(getattr(hookspecs, name).__doc__).split(":", 1)[0].split()[0].lower()
 
 
+def _link(name: str) -> str:
+    """A cross-reference to a hook's entry below."""
+    return f"{{py:func}}`{name} <bezique.hookspecs.{name}>`"
+
+
+def _arguments(name: str) -> str:
+    """A hook's arguments as its specification names them, or a dash for none."""
+    names = inspect.signature(getattr(hookspecs, name)).parameters
+    return ", ".join(f"`{argument}`" for argument in names) or "-"
+
+
 def hook_reference() -> str:
     """Every hook with its kind, its arguments and its docstring, from the hook specs."""
     names = hooks_in_order()
     out = [
         "## Every hook",
         "",
-        "| hook | kind |",
-        "| --- | --- |",
-        *(f"| {{py:func}}`{name} <bezique.hookspecs.{name}>` | {_kind(name)} |" for name in names),
+        "| hook | kind | arguments |",
+        "| --- | --- | --- |",
+        *(f"| {_link(name)} | {_kind(name)} | {_arguments(name)} |" for name in names),
         "",
     ]
     for name in names:
