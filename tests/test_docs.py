@@ -218,7 +218,7 @@ def test_every_runnable_example_is_run_here() -> None:
     assert [e for e in runnable("sh") if e.where == "README.md"]
 
 
-def test_the_site_has_the_readme_sections_moved_to_it() -> None:
+def test_every_page_the_readme_links_to_is_there() -> None:
     """Every page the README links to is there (GitHub shows them as they are)."""
     links = re.findall(r"\]\((docs/[^)#]+\.md)(?:#[^)]*)?\)", readme())
     assert len(links) >= 10
