@@ -22,6 +22,7 @@ from bezique.commands.reference import (
     command_reference,
     differences_page,
     rulebook_page,
+    rulebooks_index,
     schema_reference,
     shipped_variants,
 )
@@ -77,6 +78,15 @@ def test_every_shipped_variant_has_its_rulebook_page(capsys: pytest.CaptureFixtu
         assert rulebook_page(name) == capsys.readouterr().out
 
 
+def test_the_rulebooks_page_lists_every_variant_with_what_it_builds_on() -> None:
+    names = shipped_variants()
+    page = rulebooks_index(names, "variants")
+    rows = [line for line in page.splitlines() if line.startswith("| [")]
+    assert [row.split("]")[0][3:] for row in rows] == names
+    assert "| [ordinary](variants/ordinary.md) | - | " in page
+    assert "| [six-pack](variants/six-pack.md) | rubicon | " in page
+
+
 def test_the_differences_page_is_what_bezique_diff_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -127,6 +137,7 @@ def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
     assert 'href="../reference/api.html#bezique.hookspecs.RuleProse"' in hooks
     api = (out / "reference" / "api.html").read_text(encoding="utf-8")
     assert 'id="bezique.game.GameState"' in api and 'id="bezique.testing.scenario"' in api
+    assert (out / "generated" / "rulebooks" / "index.html").is_file()
     for name in shipped_variants():
         assert (out / "generated" / "rulebooks" / "variants" / f"{name}.html").is_file(), name
     commands = (out / "reference" / "commands.html").read_text(encoding="utf-8")

@@ -26,6 +26,7 @@ from bezique.game import ruleset_for
 from bezique.rulebook.book import book_title, rule_lines
 from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import text as diff_text
+from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.render import render_markdown
 from bezique.variant.bibliography import anchor, bibliography
 
@@ -37,6 +38,7 @@ __all__ = [
     "hook_reference",
     "hooks_in_order",
     "rulebook_page",
+    "rulebooks_index",
     "schema_reference",
     "shipped_variants",
 ]
@@ -268,6 +270,34 @@ def shipped_variants() -> list[str]:
     return sorted(
         item.name.removesuffix(".yaml") for item in folder.iterdir() if item.name.endswith(".yaml")
     )
+
+
+def rulebooks_index(variants: Sequence[str], folder: str) -> str:
+    """The rulebooks' landing page: each variant, what it builds on and its summary.
+
+    The table links each variant's page (in ``folder``, beside this page), and a hidden
+    table of contents puts those pages under this one.
+    """
+    out = [
+        "# Rulebooks",
+        "",
+        "The complete rulebook of every shipped variant, written from its merged data by",
+        "`bezique rules VARIANT --format markdown` when the site is built: a sentence a rule,",
+        "each with its citation, inherited rules marked, the plugins' procedures in their own",
+        "words. [Rulebooks and rule-by-rule differences](../../compare/rulebooks.md) says how",
+        "they are made.",
+        "",
+        "| variant | builds on | what it is |",
+        "| --- | --- | --- |",
+    ]
+    for name in variants:
+        variant = ruleset_for(name).variant
+        top = Inheritance(variant).top
+        extends = top.data.get("extends") if top is not None else None
+        summary = " ".join(str(variant.data.get("summary", "")).split()).replace("|", "\\|")
+        out.append(f"| [{name}]({folder}/{name}.md) | {extends or '-'} | {summary} |")
+    out += ["", "```{toctree}", ":hidden:", ":glob:", "", f"{folder}/*", "```"]
+    return "\n".join(out) + "\n"
 
 
 def rulebook_page(variant: str) -> str:

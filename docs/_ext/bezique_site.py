@@ -61,7 +61,9 @@ def write_pages(_app: Sphinx | None = None) -> None:
     ]
     _write(GENERATED / "rulebooks" / "differences.md", DIFFERENCES + "\n".join(sections))
     books = GENERATED / "rulebooks" / "variants"
-    for variant in reference.shipped_variants():
+    variants = reference.shipped_variants()
+    _write(GENERATED / "rulebooks" / "index.md", reference.rulebooks_index(variants, "variants"))
+    for variant in variants:
         _write(books / f"{variant}.md", reference.rulebook_page(variant))
 
 
