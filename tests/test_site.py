@@ -8,7 +8,9 @@ what it is written from (the parser, the schemas, the rulebook renderer, ``beziq
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +28,9 @@ from bezique.commands.reference import (
     schema_reference,
     shipped_variants,
 )
+from bezique.errors import VariantError
+from bezique.rules import ruleset
+from bezique.variant import load_variant, registry
 from bezique.variant.bibliography import anchor, bibliography
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,3 +150,71 @@ def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
     index = (out / "index.html").read_text(encoding="utf-8")
     for page in ("play/terminal", "plugins/tutorial", "compare/sources", "results/ladder"):
         assert f'href="{page}.html"' in index, page
+
+
+def template_files() -> dict[str, str]:
+    """The minimal plugin's files, as the tutorial shows them: each block under the path
+    that begins the paragraph before it (a paragraph beginning `` `PATH`: ``)."""
+    text = (DOCS / "plugins" / "tutorial.md").read_text(encoding="utf-8")
+    start = text.index("## A minimal plugin, from an empty folder")
+    lines = text[start : text.index("\n## ", start + 1)].splitlines()
+    files: dict[str, str] = {}
+    path: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("```"):
+            end = lines.index("```", index + 1)
+            if path is not None:
+                files[path] = "\n".join(lines[index + 1 : end]) + "\n"
+            path, index = None, end + 1
+            continue
+        if line and not lines[index - 1]:  # a paragraph begins
+            named = re.match(r"`([\w./-]+)`:", line)
+            path = named[1] if named else None
+        index += 1
+    return files
+
+
+def test_the_tutorial_template_is_a_plugin_that_plays_its_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tutorial's files written into a folder: its plugin, registered as its entry
+    point would register it, offers its variant, which validates and plays, and the
+    distribution's own test passes."""
+    shown = template_files()
+    tree = (DOCS / "plugins" / "tutorial.md").read_text(encoding="utf-8")
+    assert sorted(shown) == sorted(
+        line.strip() for line in tree.split("bezique-ninebonus/\n", 1)[1].split("```")[0].split()
+    )
+    folder = tmp_path / "bezique-ninebonus"
+    for path, body in shown.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(body, encoding="utf-8")
+    entry = re.search(r'^ninebonus = "([\w.]+)"$', shown["pyproject.toml"], re.M)
+    assert entry is not None
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    try:
+        registry.register_plugin("ninebonus", importlib.import_module(entry[1]))
+        assert "nine-bonus" in registry.variant_files()
+        assert load_variant("nine-bonus").data["nine_bonus"] == 10
+        test_module: dict[str, object] = {"__name__": "test_nine_bonus"}
+        test_file = folder / "tests" / "test_nine_bonus.py"
+        exec(compile(test_file.read_text(encoding="utf-8"), str(test_file), "exec"), test_module)
+        tests = [value for key, value in test_module.items() if key.startswith("test_")]
+        assert len(tests) == 1
+        for test in tests:
+            assert callable(test)
+            test()
+        # the schema fragment refuses a wrong value at its place
+        bad = tmp_path / "bad.yaml"
+        bad.write_text("name: bad\nextends: nine-bonus\nsummary: Bad.\nnine_bonus: ten\n", "utf-8")
+        with pytest.raises(VariantError) as info:
+            load_variant(bad)
+        assert any(f"{bad}:4:13: nine_bonus" in problem for problem in info.value.problems)
+    finally:
+        for name in [m for m in sys.modules if m.split(".")[0] == "bezique_ninebonus"]:
+            del sys.modules[name]
