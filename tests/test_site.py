@@ -23,6 +23,7 @@ from bezique.commands.reference import (
     bibliography_page,
     command_reference,
     differences_page,
+    linked_citations,
     rulebook_page,
     rulebooks_index,
     schema_reference,
@@ -81,6 +82,15 @@ def test_every_shipped_variant_has_its_rulebook_page(capsys: pytest.CaptureFixtu
     for name in ("ordinary", "rubicon"):  # as `bezique rules NAME --format markdown` prints it
         assert main(["rules", name, "--format", "markdown"]) == 0
         assert rulebook_page(name) == capsys.readouterr().out
+
+
+def test_a_rulebook_page_links_each_citation_to_its_entry() -> None:
+    text = "# S0 in a heading\n- A rule. [1]\n[1] S0 and EB9, A02; QS JD are cards, F325-F326.\n"
+    assert linked_citations(text) == (
+        "# S0 in a heading\n- A rule. [1]\n"
+        "[1] {ref}`S0 <src-S0>` and {ref}`EB9 <src-S0>`, {ref}`A02 <reading-A02>`; QS JD are "
+        "cards, {ref}`F325 <src-F325>`-{ref}`F326 <src-F326>`.\n"
+    )
 
 
 def test_the_rulebooks_page_lists_every_variant_with_what_it_builds_on() -> None:
@@ -143,6 +153,8 @@ def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
     api = (out / "reference" / "api.html").read_text(encoding="utf-8")
     assert 'id="bezique.game.GameState"' in api and 'id="bezique.testing.scenario"' in api
     assert (out / "generated" / "rulebooks" / "index.html").is_file()
+    book = out / "generated" / "rulebooks" / "variants" / "eb1875.html"
+    assert 'href="../bibliography.html#reading-a02"' in book.read_text(encoding="utf-8")
     for name in shipped_variants():
         assert (out / "generated" / "rulebooks" / "variants" / f"{name}.html").is_file(), name
     commands = (out / "reference" / "commands.html").read_text(encoding="utf-8")

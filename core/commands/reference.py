@@ -28,7 +28,7 @@ from bezique.rulebook.diff import books, differences
 from bezique.rulebook.diffshow import text as diff_text
 from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.render import render_markdown
-from bezique.variant.bibliography import anchor, bibliography
+from bezique.variant.bibliography import anchor, bibliography, citations_in
 
 __all__ = [
     "SCHEMA_DEPTH",
@@ -37,6 +37,7 @@ __all__ = [
     "differences_page",
     "hook_reference",
     "hooks_in_order",
+    "linked_citations",
     "rulebook_page",
     "rulebooks_index",
     "schema_reference",
@@ -304,6 +305,25 @@ def rulebook_page(variant: str) -> str:
     """A variant's rulebook as ``bezique rules VARIANT --format markdown`` prints it."""
     ruleset = ruleset_for(variant)
     return render_markdown(rule_lines(ruleset), book_title(ruleset))
+
+
+def linked_citations(text: str) -> str:
+    """``text`` with every source code or reading it cites a link to its bibliography entry.
+
+    Each becomes a MyST ``{ref}`` to the label :func:`bibliography_page` puts at the entry
+    (an alias, such as ``EB9``, to its source's entry); a heading line is left as it is.
+    """
+    known = bibliography()
+    out = []
+    for line in text.splitlines(keepends=True):
+        if not line.startswith("#"):
+            for citation in reversed(citations_in(line)):
+                target = known.alias_of(citation.code) or citation.code
+                if known.lookup(target) is not None:
+                    link = f"{{ref}}`{citation.code} <{anchor(target)}>`"
+                    line = line[: citation.start] + link + line[citation.end :]
+        out.append(line)
+    return "".join(out)
 
 
 def differences_page(variants: Sequence[str], title: str) -> str:

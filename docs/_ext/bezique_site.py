@@ -64,7 +64,8 @@ def write_pages(_app: Sphinx | None = None) -> None:
     variants = reference.shipped_variants()
     _write(GENERATED / "rulebooks" / "index.md", reference.rulebooks_index(variants, "variants"))
     for variant in variants:
-        _write(books / f"{variant}.md", reference.rulebook_page(variant))
+        page = reference.linked_citations(reference.rulebook_page(variant))
+        _write(books / f"{variant}.md", page)
 
 
 def _skip_hooks(_app: Sphinx, what: str, name: str, _obj: Any, skip: bool, _options: Any) -> bool:
