@@ -2,7 +2,7 @@
 
 The package data ``bibliography.yaml`` holds the sources and the readings; these tests
 check that it is well formed (and that its schema refuses what is not), that every code
-the variant files, plugins and README cite is in it, that each reading's settings are
+the variant files, plugins, README and site cite is in it, that each reading's settings are
 real keys of real variants, that ``bezique validate`` reports an unknown code where it is
 written, that ``bezique sources`` prints an entry, and that no tracked file of the
 repository points at a document outside it.
@@ -89,9 +89,13 @@ def test_no_tracked_file_refers_to_a_document_outside_the_project() -> None:
     assert found == []
 
 
+SOURCES_PAGE = REPO / "docs" / "compare" / "sources.md"
+"""The site's page on sources and readings, which shows a file citing unknown codes."""
+
+
 def cited_files() -> list[Path]:
-    """The files whose citations must all be known: variants, plugins, schemas, README."""
-    roots = ("variants/", "plugins/", "schemas/", "tests/thirdparty/", "README.md")
+    """The files whose citations must all be known: variants, plugins, schemas, the docs."""
+    roots = ("variants/", "plugins/", "schemas/", "tests/thirdparty/", "README.md", "docs/")
     return [
         path
         for path in tracked_files()
@@ -101,9 +105,9 @@ def cited_files() -> list[Path]:
 
 
 def cited_text(path: Path) -> str:
-    """A file's text, without the README's example of a file citing unknown codes."""
+    """A file's text, without the sources page's example of a file citing unknown codes."""
     text = path.read_text(encoding="utf-8")
-    if path.name == "README.md":
+    if path == SOURCES_PAGE:
         start = text.index("```yaml\nname: club\n")
         text = text[:start] + text[text.index("lists them)\n```\n", start) :]
     return text
@@ -491,8 +495,8 @@ def test_sources_prints_one_entry_and_refuses_an_unknown_code(
 
 
 def readme_blocks() -> list[tuple[str, list[str]]]:
-    """The README's fenced blocks: each one's language and lines."""
-    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    """The fenced blocks of the site's page on sources: each one's language and lines."""
+    lines = SOURCES_PAGE.read_text(encoding="utf-8").splitlines()
     blocks: list[tuple[str, list[str]]] = []
     index = 0
     while index < len(lines):
@@ -505,7 +509,7 @@ def readme_blocks() -> list[tuple[str, list[str]]]:
 
 
 def readme_transcripts() -> list[tuple[list[str], list[str]]]:
-    """Each ``$ bezique ...`` command a plain block of the README shows, and what it printed."""
+    """Each ``$ bezique ...`` command a plain block of the page shows, and what it printed."""
     found: list[tuple[list[str], list[str]]] = []
     for language, lines in readme_blocks():
         for line in lines if language == "" else []:
@@ -516,7 +520,7 @@ def readme_transcripts() -> list[tuple[list[str], list[str]]]:
     return found
 
 
-def test_the_readme_shows_what_bezique_sources_and_validate_print(
+def test_the_sources_page_shows_what_bezique_sources_and_validate_print(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     club = [lines for language, lines in readme_blocks() if lines[:1] == ["name: club"]]

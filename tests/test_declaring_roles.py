@@ -284,14 +284,17 @@ def test_a_refused_second_double_says_what_it_takes(tmp_path: Path) -> None:
 
 
 def readme_plugin_example() -> str:
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    start = text.index("```python\n", text.index("### Rules as roles that compose"))
+    """The house role of the site's page on roles (docs/plugins/roles.md)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "plugins" / "roles.md").read_text(
+        encoding="utf-8"
+    )
+    start = text.index("```python\n", text.index("# Rules as roles that compose"))
     return text[start + len("```python\n") : text.index("```\n", start + 1)]
 
 
 def test_the_readme_house_role_is_asked_even_before_anything_is_declared(plugins: None) -> None:
     namespace: dict[str, object] = {"__name__": "readme_example"}
-    exec(compile(readme_plugin_example(), "README.md", "exec"), namespace)
+    exec(compile(readme_plugin_example(), "docs/plugins/roles.md", "exec"), namespace)
     assert isinstance(namespace["game"], GameState)
     game = scenario(
         "ordinary",

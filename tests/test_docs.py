@@ -1,4 +1,4 @@
-"""The documentation says what the code does: hooks, README examples, schema descriptions."""
+"""The documentation says what the code does: hooks, the examples of the README and the site."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 
 from bezique import hookspecs
 from bezique.commands.cli import main
+from bezique.commands.reference import hook_reference, hooks_in_order
 from bezique.errors import VariantError
 from bezique.game import GameState, new_game
 from bezique.rules import ruleset
@@ -24,10 +25,26 @@ from bezique.variant import load_variant, registry
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 ROOT = README.parent
+DOCS = ROOT / "docs"
 
 
 def readme() -> str:
     return README.read_text(encoding="utf-8")
+
+
+def page(name: str) -> str:
+    """A page of the site, by its path under docs/."""
+    return (DOCS / name).read_text(encoding="utf-8")
+
+
+def documents() -> list[Path]:
+    """The README and every Markdown page of the site (not what a build writes)."""
+    pages = [
+        path
+        for path in sorted(DOCS.rglob("*.md"))
+        if not {"_build", "generated"} & set(path.relative_to(DOCS).parts)
+    ]
+    return [README, *pages]
 
 
 def hook_names() -> list[str]:
@@ -37,21 +54,6 @@ def hook_names() -> list[str]:
 def hook_kind(name: str) -> str:
     """The kind a hook's docstring names first ("Decide (table hook): ...")."""
     return str(getattr(hookspecs, name).__doc__).split(":", 1)[0].split()[0].lower()
-
-
-def readme_hooks() -> dict[str, tuple[list[str], str]]:
-    """The rows of the README's hook tables: each hook's arguments and kind, by name.
-
-    A row is ``| `bezique_NAME(arg, arg)` | kind | ...``, in the section "## Hooks".
-    """
-    text = readme()
-    section = text[text.index("\n## Hooks\n") :]
-    section = section[: section.index("\n## ", 1)]
-    rows: dict[str, tuple[list[str], str]] = {}
-    for name, args, kind in re.findall(r"^\| `(\w+)\(([^`)]*)\)` \| (\w+) \|", section, re.M):
-        assert name not in rows, f"the README's hook tables give {name} twice"
-        rows[name] = ([arg.strip() for arg in args.split(",") if arg.strip()], kind)
-    return rows
 
 
 def test_every_hook_is_prefixed_and_documented() -> None:
@@ -71,24 +73,27 @@ def test_every_hook_says_its_kind_in_its_docstring() -> None:
         assert hookspecs.GAME_HOOKS.get(name, kind) == kind, name
 
 
-def test_every_hook_is_documented_in_the_readme_with_its_kind_and_arguments() -> None:
-    """As datasette's test_plugin_hooks_are_documented: the README's tables against the specs."""
-    rows = readme_hooks()
-    for name in hook_names():
-        assert name in rows, f"hook {name} is missing from the README's hook tables"
-        args, kind = rows[name]
-        spec = list(inspect.signature(getattr(hookspecs, name)).parameters)
-        assert args == spec, (
-            f"the README documents {name}({', '.join(args)}); the hook takes ({', '.join(spec)})"
+def test_the_hook_reference_gives_every_hook_with_its_kind_and_arguments() -> None:
+    """The site's hook reference is written from the specs: each hook once, in their order."""
+    text = hook_reference()
+    names = hook_names()
+    assert sorted(hooks_in_order()) == sorted(names)
+    for name in names:
+        spec = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
+        assert text.count(f".. py:function:: {name}({spec})\n") == 1, name
+        arguments = ", ".join(
+            f"`{a}`" for a in inspect.signature(getattr(hookspecs, name)).parameters
         )
-        assert kind == hook_kind(name), f"the README gives {name} the kind {kind}, not its own"
-    stale = sorted(set(rows) - set(hook_names()))
-    assert not stale, f"the README documents hooks that do not exist: {', '.join(stale)}"
+        row = f"| {{py:func}}`{name} <bezique.hookspecs.{name}>` | {hook_kind(name)} | "
+        assert f"{row}{arguments or '-'} |" in text, name
+        first = str(getattr(hookspecs, name).__doc__).strip().splitlines()[0]
+        assert f"   {first}" in text, name
+    assert "{include} ../generated/hooks.md" in page("plugins/hooks.md")
 
 
 def house_rule_text() -> str:
-    match = re.search(r"```yaml\n(.*?)```", readme(), re.S)
-    assert match, "the README shows a house-rule file"
+    match = re.search(r"```yaml\n(.*?)```", page("play/house-rules.md"), re.S)
+    assert match, "the house rules' page shows a house-rule file"
     return match.group(1)
 
 
@@ -107,15 +112,18 @@ def test_readme_misspelt_key_message_is_the_real_one(tmp_path: Path) -> None:
     path.write_text(house_rule_text().replace("timing:", "timeing:"), encoding="utf-8")
     with pytest.raises(VariantError) as info:
         load_variant(path)
-    shown = re.search(r"\(`club-rules\.yaml(:\d+:\d+: [^`]*?) \.\.\.`\)", readme())
-    assert shown, "the README quotes the message"
+    shown = re.search(
+        r"\(`club-rules\.yaml(:\d+:\d+: [^`]*?) \.\.\.`\)", page("play/house-rules.md")
+    )
+    assert shown, "the house rules' page quotes the message"
     assert any(p.startswith(f"{path}{shown.group(1)}") for p in info.value.problems), (
         info.value.problems
     )
 
 
-def test_readme_notation_examples_parse_in_a_game() -> None:
-    actions = re.findall(r"^\| `((?:play|declare|announce|exchange|show) [^`]*)`", readme(), re.M)
+def test_the_notation_examples_parse_in_a_game() -> None:
+    text = page("reference/notation.md")
+    actions = re.findall(r"^\| `((?:play|declare|announce|exchange|show) [^`]*)`", text, re.M)
     assert len(actions) >= 6
     game = new_game("ordinary", seed=1)
     for text in actions:
@@ -136,44 +144,58 @@ def test_the_licence_pyproject_names_is_there_and_ships() -> None:
     assert re.search(r'^license-files = \["LICENSE"\]$', pyproject, re.M)
 
 
-# --------------------------------------------------------------------------- README examples
+# --------------------------------------------------------------------------- examples
 #
-# Every ```python, ```sh and ```json block of the README is run as it is shown, unless
-# the line just before it says why not: <!-- not run by tests/test_docs.py: REASON -->.
+# Every ```python, ```sh, ```json and ```console block of the README and of the site's
+# pages is run as it is shown, unless the line just before it says why not:
+# <!-- not run by tests/test_docs.py: REASON -->.
 
-RUN_LANGUAGES = ("python", "sh", "json")
+RUN_LANGUAGES = ("python", "sh", "json", "console")
 NOT_RUN = re.compile(r"<!-- not run by tests/test_docs\.py: (.+?) -->")
 
 
 class Example(NamedTuple):
-    """One fenced block of the README: its language, first line (1-based) and text."""
+    """One fenced block of a document: its file, language, first line (1-based) and text."""
 
+    where: str
     language: str
     line: int
     text: str
-    not_run: str | None  # the reason given, when the README says it is not run
+    not_run: str | None  # the reason given, when the document says it is not run
+
+    def __str__(self) -> str:
+        return f"{self.where}:{self.line}"
 
 
-def examples(language: str | None = None) -> list[Example]:
-    lines = readme().splitlines()
+def examples_of(path: Path) -> list[Example]:
+    """The fenced blocks of one Markdown file (fences of backticks at the margin; a MyST
+    directive's block, such as ```{include}, is one with the directive as its language)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    where = path.relative_to(ROOT).as_posix()
     found: list[Example] = []
     index = 0
     while index < len(lines):
-        fence = re.fullmatch(r"```(\w*)", lines[index])
+        fence = re.fullmatch(r"(`{3,})(\{[\w:-]+\}|[\w-]*).*", lines[index])
         if not fence:
             index += 1
             continue
-        end = lines.index("```", index + 1)
+        end = lines.index(fence.group(1), index + 1)
         marker = NOT_RUN.fullmatch(lines[index - 1]) if index else None
         found.append(
             Example(
-                fence.group(1),
+                where,
+                fence.group(2),
                 index + 2,
                 "\n".join(lines[index + 1 : end]) + "\n",
                 marker.group(1) if marker else None,
             )
         )
         index = end + 1
+    return found
+
+
+def examples(language: str | None = None) -> list[Example]:
+    found = [example for path in documents() for example in examples_of(path)]
     return [e for e in found if language is None or e.language == language]
 
 
@@ -183,18 +205,29 @@ def runnable(language: str) -> list[Example]:
 
 def test_every_runnable_example_is_run_here() -> None:
     languages = {e.language for e in examples()}
-    # a shell block is tagged sh, so the test below finds it
-    assert not languages & {"bash", "shell", "console", "shell-session", "py", "python3"}
+    # a shell block is tagged sh (a script) or console ($ commands), so a test below finds it
+    assert not languages & {"bash", "shell", "shell-session", "py", "python3"}
     blocks = [e for e in examples() if e.language in RUN_LANGUAGES]
     # the quick start, the API, the record at least
-    assert all(runnable(language) for language in RUN_LANGUAGES)
+    assert all(runnable(language) for language in ("python", "sh", "json"))
     # a block left out says why
     assert all(e.not_run is None or len(e.not_run.split()) >= 4 for e in blocks)
     assert len([e for e in blocks if e.not_run is None]) >= 3
+    # the README's own are run too
+    assert [e for e in runnable("python") if e.where == "README.md"]
+    assert [e for e in runnable("sh") if e.where == "README.md"]
 
 
-@pytest.mark.parametrize("example", runnable("python"), ids=lambda e: f"README.md:{e.line}")
-def test_readme_python_example_runs(
+def test_every_page_the_readme_links_to_is_there() -> None:
+    """Every page the README links to is there (GitHub shows them as they are)."""
+    links = re.findall(r"\]\((docs/[^)#]+\.md)(?:#[^)]*)?\)", readme())
+    assert len(links) >= 10
+    missing = sorted({link for link in links if not (ROOT / link).is_file()})
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("example", runnable("python"), ids=str)
+def test_python_example_runs(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
@@ -202,8 +235,8 @@ def test_readme_python_example_runs(
     monkeypatch.setattr(registry, "_discovery", None)
     monkeypatch.setattr(registry, "_added", {})
     monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
-    code = compile(example.text, f"README.md:{example.line}", "exec")
-    namespace: dict[str, object] = {"__name__": "readme_example"}
+    code = compile(example.text, str(example), "exec")
+    namespace: dict[str, object] = {"__name__": "docs_example"}
     exec(code, namespace)
     if "sheet" in namespace:  # the score sheet's example: the totals its comment says
         sheet = namespace["sheet"]
@@ -211,18 +244,18 @@ def test_readme_python_example_runs(
         said = re.search(r"print\(sheet\.tally\(\)\.scores\)  # (\[.*\])", example.text)
         assert said is not None and str(sheet.tally().scores) == said[1]
         return
-    game = namespace["game"]
-    assert isinstance(game, GameState)
+    if "game" in namespace:
+        assert isinstance(namespace["game"], GameState)
     if 'apply("declare bezique QS JD")' in example.text:  # the bezique scores 40 (S0)
-        assert game.scores == [40, 0]
+        assert isinstance(namespace["game"], GameState) and namespace["game"].scores == [40, 0]
 
 
-@pytest.mark.parametrize("example", runnable("json"), ids=lambda e: f"README.md:{e.line}")
-def test_readme_json_record_replays(
+@pytest.mark.parametrize("example", runnable("json"), ids=str)
+def test_json_record_replays(
     example: Example, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = json.loads(example.text)
-    assert str(data["format"]).startswith("bezique-record/"), "a README json block is a record"
+    assert str(data["format"]).startswith("bezique-record/"), "a json block is a record"
     path = tmp_path / "game.json"
     path.write_text(example.text, encoding="utf-8")
     status = main(["replay", str(path), "--json"])
@@ -232,17 +265,63 @@ def test_readme_json_record_replays(
     assert result["actions"] == len(data["actions"])
 
 
+def transcript(example: Example) -> list[tuple[str, list[str]]]:
+    """A console block's commands (the lines after ``$ ``), each with the lines it shows."""
+    found: list[tuple[str, list[str]]] = []
+    for line in example.text.splitlines():
+        if line.startswith("$ "):
+            found.append((line[2:], []))
+        else:
+            assert found, f"{example}: a console block begins with a $ command"
+            found[-1][1].append(line)
+    return found
+
+
+@pytest.mark.parametrize("example", runnable("console"), ids=str)
+def test_console_example_runs_and_prints_what_it_shows(example: Example, tmp_path: Path) -> None:
+    """Each ``$`` command run by bash in a temporary folder, this interpreter's bezique first
+    on the path; it succeeds, and every line shown under it is in its output, in order
+    (a line ``...`` stands for lines left out)."""
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    env["COLUMNS"] = "88"
+    for command, shown in transcript(example):
+        done = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert done.returncode == 0, (command, done.stdout[-2000:] + done.stderr[-2000:])
+        printed = (done.stdout + done.stderr).splitlines()
+        at = 0
+        for line in (line for line in shown if line.strip() not in ("", "...")):
+            assert line in printed[at:], (command, line, printed)
+            at = printed.index(line, at) + 1
+
+
 def source_copy(into: Path) -> Path:
     """Copy the repository as a fresh clone would have it (no caches, builds or venvs)."""
     ignore = shutil.ignore_patterns(
-        ".git", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", ".venv", "build", "dist"
+        ".git",
+        "*.egg-info",
+        "__pycache__",
+        ".*_cache",
+        ".hypothesis",
+        ".venv",
+        "build",
+        "_build",
+        "dist",
     )
     return Path(shutil.copytree(ROOT, into / "bezique", ignore=ignore))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("example", runnable("sh"), ids=lambda e: f"README.md:{e.line}")
-def test_readme_shell_example_runs_in_a_fresh_clone(example: Example, tmp_path: Path) -> None:
+@pytest.mark.parametrize("example", runnable("sh"), ids=str)
+def test_shell_example_runs_in_a_fresh_clone(example: Example, tmp_path: Path) -> None:
     """Run the block with bash in a copy of the repository, python3 being this interpreter."""
     clone = source_copy(tmp_path)
     env = dict(os.environ)

@@ -391,8 +391,10 @@ def test_the_ordinary_checks_answer_through_the_plugin(fresh: None) -> None:
     ]
 
 
-def test_the_readme_quotes_the_real_message(fresh: None, tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+def test_the_tutorial_quotes_the_real_message(fresh: None, tmp_path: Path) -> None:
+    readme = (
+        Path(__file__).resolve().parent.parent / "docs" / "plugins" / "tutorial.md"
+    ).read_text(encoding="utf-8")
     quoted = " ".join(readme.split("(`house.yaml:", 1)[1].split("; ...`)", 1)[0].split())
     registry.register_plugin("myrules", Tallies())
     path = house(tmp_path, TALLY, plugins="[ordinary]")

@@ -317,10 +317,12 @@ def test_register_plugin_adds_a_working_plugin(site: Site, tmp_path: Path) -> No
         registry.register_plugin("lenient", Lenient())
 
 
-def test_readme_broken_plugin_message_is_the_real_one(
+def test_the_broken_plugin_message_shown_is_the_real_one(
     site: Site, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parent.parent / "docs" / "plugins" / "broken.md").read_text(
+        encoding="utf-8"
+    )
     [shown] = [line for line in readme.splitlines() if line.startswith("house.yaml:4:21: ")]
     (site.root / "mypackage").mkdir()
     site.install(

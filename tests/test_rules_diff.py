@@ -175,18 +175,18 @@ def test_the_html_fragment_is_a_table_whose_citations_resolve() -> None:
     assert "have the same rules" in same and "<table>" not in same
 
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "compare" / "rulebooks.md"
 
 
 def readme_block_after(marker: str) -> str:
-    """The first plain fenced block of the README after the line that holds ``marker``."""
-    lines = README.read_text(encoding="utf-8").splitlines()
+    """The first plain fenced block of the rulebook page after the line holding ``marker``."""
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if marker in line)
     begin = lines.index("```", start) + 1
     return "\n".join(lines[begin : lines.index("```", begin)])
 
 
-def test_the_readme_shows_the_real_output(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_rulebook_page_shows_the_real_output(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "diff", "eb1875", "hoyle1909")
     assert readme_block_after("hoyle1909` gives the eight rules") == out.rstrip("\n")
     _, out, _ = run(capsys, "diff", "eb1875", "hoyle1909", "cards-encyclopedia", "modern-article")

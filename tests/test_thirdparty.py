@@ -2,9 +2,9 @@
 
 The development install (the README's quick start, ``.ci/run``) installs it beside
 bezique; its own tests, in its folder, hold its rules.  Here: that it is installed and
-found as any outside plugin is, that it uses only what the README documents (its import
+found as any outside plugin is, that it uses only what the documentation lists (its import
 contract is checked by ``.ci/imports``; its tests are checked here), and that the
-README's walkthrough shows its files as they are.
+tutorial's walkthrough (docs/plugins/tutorial.md) shows its files as they are.
 """
 
 from __future__ import annotations
@@ -71,10 +71,10 @@ def test_its_tests_use_only_the_game_and_the_test_kit() -> None:
 
 
 def readme_block(language: str, after: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("### From an empty folder: eight-pack bezique")
+    text = (ROOT / "docs" / "plugins" / "tutorial.md").read_text(encoding="utf-8")
+    start = text.index("## From an empty folder: eight-pack bezique")
     found = re.compile(rf"{re.escape(after)}.*?```{language}\n(.*?)```", re.S).search(text, start)
-    assert found, f"no {language} block after {after!r} in the README's walkthrough"
+    assert found, f"no {language} block after {after!r} in the tutorial's walkthrough"
     return found.group(1)
 
 

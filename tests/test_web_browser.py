@@ -8,7 +8,7 @@ says: the store's actions replayed, the downloaded record replayed.
 
 Chromium is the system's (Debian's package ``chromium``; ``.ci/run`` installs it):
 without it these tests fail, saying so.  ``BEZIQUE_SCREENSHOTS=DIR`` writes the
-screenshots the tests take into DIR (the README's are ``docs/screenshots``).
+screenshots the tests take into DIR (the README's and the site's are ``docs/screenshots``).
 """
 
 from __future__ import annotations

@@ -88,8 +88,8 @@ class HeldWeights(NamedTuple):
 
 HELD_WEIGHTS = HeldWeights(0.29, 1.11, 0.0, 0.65)
 """The search's weights in every variant (``worth=fitted``, the default): the ordinary
-game's, fitted on 6,000 deals from seed 0 and rounded to two places (the README says how
-to fit them again).  Fits on 2,000 and on 300 deals of other seeds gave 0.27 and 0.16-0.37
+game's, fitted on 6,000 deals from seed 0 and rounded to two places (docs/play/players.md
+says how to fit them again).  Fits on 2,000 and on 300 deals of other seeds gave 0.27 and 0.16-0.37
 for the combinations' part: 300 deals are too few to fit a variant on first use."""
 UNIT_WEIGHTS = HeldWeights(1.0, 1.0, 1.0, 1.0)
 """The heuristic's count at face value (the search's ``worth=counted``)."""

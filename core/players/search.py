@@ -20,7 +20,7 @@ parts weighed by what they turned out to be worth in play,
 The other sides' choices in the tree are a model player's (the ``heuristic``, by
 default), asked from their own view of the world as it stands: the tree then
 branches on the searching side's choices and on the worlds only, and looks
-about twice as deep for the same iterations (the README's ladder gives the trials).
+about twice as deep for the same iterations (the site's strength ladder gives the trials).
 With ``model=none`` every side is chosen for by UCB1, each for itself.
 
 The most visited action is chosen, except that a prior player's choice (the
