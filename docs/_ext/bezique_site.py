@@ -4,7 +4,8 @@ Everything it writes goes into ``docs/generated/`` (not tracked: each build writ
 again) and comes from :mod:`bezique.commands.reference`: the command reference from
 the argparse parser, the hook reference from :mod:`bezique.hookspecs`, the variant and
 record formats from their JSON Schemas, the bibliography, every shipped variant's
-rulebook and the differences between the source presets.  The hooks' own functions are
+rulebook, the differences between the source presets and the genealogy's figure
+(``bezique genealogy --format svg``).  The hooks' own functions are
 left out of the API page's autodoc of :mod:`bezique.hookspecs`, since the hook
 reference describes each of them once.
 """
@@ -19,6 +20,8 @@ from typing import Any
 from sphinx.application import Sphinx
 
 from bezique.commands import reference
+from bezique.compare.genealogy import genealogy
+from bezique.compare.genealogyshow import svg
 
 DOCS = Path(__file__).resolve().parent.parent
 SCHEMAS = DOCS.parent / "schemas"
@@ -66,6 +69,7 @@ def write_pages(_app: Sphinx | None = None) -> None:
     for variant in variants:
         page = reference.linked_citations(reference.rulebook_page(variant))
         _write(books / f"{variant}.md", page)
+    _write(GENERATED / "genealogy.svg", svg(genealogy()))
 
 
 def _skip_hooks(_app: Sphinx, what: str, name: str, _obj: Any, skip: bool, _options: Any) -> bool:
