@@ -260,8 +260,8 @@ def _proposed(rules: Ruleset, row: dict[str, Any]) -> Iterator[tuple[int, ...]]:
     elif "beziques" in row:
         cards = rules.data["declarations"].get("bezique_cards", {})
         pairs = sorted({tuple(sorted(deck.parse_face(t) for t in pair)) for pair in cards.values()})
-        for chosen in itertools.combinations_with_replacement(pairs, int(row["beziques"])):
-            yield tuple(sorted(face for pair in chosen for face in pair))
+        for pairs_chosen in itertools.combinations_with_replacement(pairs, int(row["beziques"])):
+            yield tuple(sorted(face for pair in pairs_chosen for face in pair))
 
 
 def _placed(faces: Sequence[int], places: int) -> Iterator[tuple[tuple[int, int], ...]]:

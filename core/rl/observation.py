@@ -11,6 +11,7 @@ copies of a face look alike): a field of faces holds, for each face in the order
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -38,7 +39,7 @@ class Field(NamedTuple):
     @property
     def size(self) -> int:
         """How many numbers it holds."""
-        return int(np.prod(self.shape))
+        return math.prod(self.shape)
 
 
 def layout(rules: Ruleset) -> list[Field]:
@@ -84,7 +85,7 @@ def layout(rules: Ruleset) -> list[Field]:
 
 def size(rules: Ruleset) -> int:
     """How many numbers an observation of a game of ``rules`` holds."""
-    last = layout(rules)[-1]
+    last = list(_fields_of(rules).values())[-1]
     return last.start + last.size
 
 
@@ -98,15 +99,14 @@ def encode(state: GameState, seat: int) -> npt.NDArray[np.float32]:
 
 def encode_seen(rules: Ruleset, seen: Mapping[str, Any]) -> npt.NDArray[np.float32]:
     """An observation (:meth:`~bezique.game.GameState.observation`'s data) as a flat array."""
-    fields = _fields_of(rules)
     out = np.zeros(size(rules), dtype=np.float32)
     seats = rules.players
     seat = int(seen["player"])
     faces = _face_numbers(rules)
 
     def view(name: str) -> npt.NDArray[np.float32]:
-        field = fields[name]
-        return out[field.start : field.start + field.size].reshape(field.shape)
+        start, stop, shape = _slices_of(rules)[name]
+        return out[start:stop].reshape(shape)
 
     def count(target: npt.NDArray[np.float32], tokens: Sequence[str]) -> None:
         for token in tokens:
@@ -148,7 +148,17 @@ def _fields_of(rules: Ruleset) -> dict[str, Field]:
     found = rules.tables.get(_LAYOUT_KEY)
     if found is None:
         found = rules.tables[_LAYOUT_KEY] = {f.name: f for f in layout(rules)}
-    return found  # type: ignore[no-any-return]
+    return found
+
+
+def _slices_of(rules: Ruleset) -> dict[str, tuple[int, int, tuple[int, ...]]]:
+    """Each field's start, end and shape by name, made once per ruleset."""
+    found = rules.tables.get(_SLICES_KEY)
+    if found is None:
+        found = rules.tables[_SLICES_KEY] = {
+            f.name: (f.start, f.start + f.size, f.shape) for f in layout(rules)
+        }
+    return found
 
 
 def _face_numbers(rules: Ruleset) -> dict[str, int]:
@@ -157,11 +167,12 @@ def _face_numbers(rules: Ruleset) -> dict[str, int]:
     if found is None:
         deck = rules.deck
         found = rules.tables[_FACES_KEY] = {deck.face_text(f): f for f in range(deck.faces)}
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 _LAYOUT_KEY = ("bezique.rl.observation", "layout")
 _FACES_KEY = ("bezique.rl.observation", "faces")
+_SLICES_KEY = ("bezique.rl.observation", "slices")
 
 
 def describe(rules: Ruleset) -> list[tuple[str, str, str, str]]:
