@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import importlib.util
 import itertools
 import random
 import re
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pettingzoo.test import api_test, seed_test
 
 from bezique.engine.tricks import hand_tricks
 from bezique.game import GAME_OVER, from_json, new_game, ruleset_for
@@ -83,6 +85,8 @@ def test_the_mask_is_exactly_the_legal_actions(variant):
             action = space.action(state, index)
             assert action in legal
             assert space.index(state, action) == index
+            assert space.parse(state, space.text(index)) == index
+            assert space.parse(state, state.action_text(action)) == index
             if action.kind.name != "END_TURN":
                 text = state.action_text(action)
                 assert _without_classes(text) == space.text(index)
@@ -203,15 +207,13 @@ def test_no_observation_holds_a_card_its_seat_has_not_seen(variant):
 
 # ---------------------------------------------------------------- PettingZoo
 
-pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is not installed")
-
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_pettingzoo_environment_passes_api_test_and_seed_test(variant):
     from bezique.rl.pettingzoo import env
 
-    pettingzoo_test.api_test(env(variant), num_cycles=300)
-    pettingzoo_test.seed_test(lambda: env(variant), num_cycles=150)
+    api_test(env(variant), num_cycles=300)
+    seed_test(lambda: env(variant), num_cycles=150)
 
 
 def test_a_seed_replays_the_game_and_the_winners_are_rewarded():
@@ -238,15 +240,19 @@ def test_a_seed_replays_the_game_and_the_winners_are_rewarded():
 
 # ---------------------------------------------------------------- OpenSpiel
 
-pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel has no wheel for this platform (the rl extra leaves it out)"
+needs_openspiel = pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="OpenSpiel has no wheel for this platform (Windows): the rl extra leaves it out",
 )
 
 
+@needs_openspiel
 @pytest.mark.parametrize(
     "variant", ["ordinary", "polish", "four-hand-partners", "six-pack-lift", "three-hand"]
 )
 def test_openspiel_random_simulation_with_serialization(variant):
+    import pyspiel
+
     import bezique.rl.openspiel  # noqa: F401  (registers the game)
 
     game = pyspiel.load_game(
@@ -255,7 +261,10 @@ def test_openspiel_random_simulation_with_serialization(variant):
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+@needs_openspiel
 def test_a_resampled_state_agrees_with_everything_the_seat_has_seen():
+    import pyspiel
+
     import bezique.rl.openspiel  # noqa: F401
 
     game = pyspiel.load_game("python_bezique", {"variant": "ordinary", "one_deal": True})
@@ -273,6 +282,7 @@ def test_a_resampled_state_agrees_with_everything_the_seat_has_seen():
         assert world.legal_actions() == state.legal_actions()
 
 
+@needs_openspiel
 def test_the_ismcts_bot_plays_a_deal_against_the_search_bot():
     from bezique.rl.tournament import match
 
@@ -294,7 +304,7 @@ def test_the_docs_observation_table_is_the_layouts():
     assert rows == [list(row) for row in describe(ruleset_for("ordinary"))]
 
 
-@pytest.mark.parametrize("number", [0, 1])
+@pytest.mark.parametrize("number", [0, pytest.param(1, marks=needs_openspiel)])
 def test_the_docs_python_examples_run(number, capsys):
     blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
     assert len(blocks) == 2

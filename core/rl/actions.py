@@ -36,7 +36,6 @@ game's order of legal actions.
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -122,6 +121,14 @@ class ActionSpace:
                 f"{self.rules.variant.name} (table actions and remedies are left out)"
             )
         return found
+
+    def parse(self, state: GameState, text: str) -> int:
+        """The index of an action written in the notation (``declare bezique QS JD*``).
+
+        Read by the game (:meth:`~bezique.game.GameState.parse_action`) for the seat to act;
+        a text that names no action is refused as the game refuses it.
+        """
+        return self.index(state, state.parse_action(text))
 
     def legal_indices(self, state: GameState) -> list[int]:
         """The indices of the legal actions now, sorted, each once (none once the game is over)."""
@@ -276,9 +283,3 @@ def _placed(faces: Sequence[int], places: int) -> Iterator[tuple[tuple[int, int]
     ]
     for chosen in itertools.product(*splits):
         yield tuple(sorted(card for part in chosen for card in part))
-
-
-def random_legal_index(space: ActionSpace, state: GameState, rng: random.Random) -> int:
-    """One legal index, each alike (the random agent's choice)."""
-    legal = space.legal_indices(state)
-    return legal[int(rng.random() * len(legal))]

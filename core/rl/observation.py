@@ -112,7 +112,7 @@ def encode_seen(rules: Ruleset, seen: Mapping[str, Any]) -> npt.NDArray[np.float
         for token in tokens:
             target[faces[token[:2]]] += 1
 
-    count(view("hand"), [t for t in seen["hand"] if len(t) == 2])
+    count(view("hand"), [t for t in seen["hand"] if "*" not in t])  # (``QS*``: on the table)
     table = view("table")
     trick = view("trick")
     for other in range(seats):

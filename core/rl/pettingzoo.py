@@ -9,8 +9,6 @@ all 0 for an agent not to act).  An action is an index of that space.  The rewar
 comes at the game's end: 1 to each agent of the winning side, -1 to the others, 0 to
 all in a drawn game.  ``reset(seed=...)`` deals the game of that seed
 (:func:`bezique.game.new_game`), so a seed replays the same game.
-
->>> env = env("ordinary")  # doctest: +SKIP
 """
 
 from __future__ import annotations
