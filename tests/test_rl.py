@@ -199,7 +199,7 @@ def test_no_observation_holds_a_card_its_seat_has_not_seen(variant):
                 values = array[field.start : field.start + field.size].reshape(field.shape)
                 per_face = values.reshape(-1, rules.deck.faces).max(axis=0)
                 for face in np.flatnonzero(per_face):
-                    assert per_face[face] <= seen[face], (name, seat, face)
+                    assert per_face[face] <= seen[int(face)], (name, seat, face)
             hand = fields["hand"]
             counts = array[hand.start : hand.start + hand.size]
             assert {f: int(n) for f, n in enumerate(counts) if n} == dict(concealed)
@@ -248,7 +248,8 @@ needs_openspiel = pytest.mark.skipif(
 
 @needs_openspiel
 @pytest.mark.parametrize(
-    "variant", ["ordinary", "polish", "four-hand-partners", "six-pack-lift", "three-hand"]
+    "variant",
+    ["ordinary", "polish", "four-hand-partners", "six-pack-lift", "three-hand", "four-hand"],
 )
 def test_openspiel_random_simulation_with_serialization(variant):
     import pyspiel

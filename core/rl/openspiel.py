@@ -13,8 +13,9 @@ chance node per card dealt would give OpenSpiel's tree tools nothing they could 
 :meth:`BeziqueState.resample_from_infostate` deals the cards a seat has not seen at
 random, consistently with everything it has seen (:func:`bezique.players.worlds.sample_world`),
 so OpenSpiel's IS-MCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) plays
-the game.  The returns: 1 to each seat of the winning side and -1 to the others (in a
-three-hand game the winner takes 2), 0 to all in a drawn game.
+the game.  The returns: -1 to each seat of a losing side and to each of the winning
+side what makes the sum 0 (1 where two sides play, 2 in a game of three, 3 in a game of
+four played each for himself), 0 to all in a drawn game.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ class BeziqueGame(pyspiel.Game):  # type: ignore[misc]
             max_chance_outcomes=deals,
             num_players=players,
             min_utility=-1.0,
-            max_utility=float(players - 1) if players == 3 else 1.0,
+            max_utility=float(len(set(self.rules.side_of)) - 1),
             utility_sum=0.0,
             max_game_length=MAX_GAME_LENGTH,
         )
