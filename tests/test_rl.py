@@ -6,6 +6,7 @@ import collections
 import hashlib
 import importlib.util
 import itertools
+import json
 import random
 import re
 import subprocess
@@ -18,6 +19,7 @@ from pettingzoo.test import api_test, seed_test
 
 from bezique.engine.tricks import hand_tricks
 from bezique.game import GAME_OVER, from_json, new_game, ruleset_for
+from bezique.records.record import record_of, replay
 from bezique.rl.actions import ActionSpaceError, space_for
 from bezique.rl.observation import describe, encode, layout
 from bezique.variant.registry import variant_files
@@ -132,20 +134,24 @@ def test_the_numbering_is_the_same_in_another_process():
 
 @pytest.mark.parametrize("variant", ["ordinary", "four-hand-partners", "six-pack-lift"])
 def test_the_numbering_survives_a_saved_games_round_trip(variant):
-    chosen = []
     space = space_for(ruleset_for(variant))
-    last = None
-    for state in _random_game(variant, 11, 250):
-        last = state
-        chosen.append(space.legal_indices(state))
-    assert last is not None
-    rebuilt = from_json(last.to_json())
-    assert space.legal_indices(rebuilt) == space.legal_indices(last)
-    replayed = new_game(variant, seed=11)
-    for action in last.history:  # each recorded action has the same index in the replay
-        assert space.index(replayed, action) in space.legal_indices(replayed)
-        replayed.apply(action)
-    assert replayed.history == last.history
+    state = new_game(variant, seed=11)
+    rng = random.Random(11)
+    chosen = []  # the index of each action, as the game was played
+    while state.phase != GAME_OVER and len(chosen) < 250:
+        legal = space.legal_indices(state)
+        chosen.append(legal[int(rng.random() * len(legal))])
+        state.apply(space.action(state, chosen[-1]))
+    rebuilt = from_json(state.to_json())
+    assert space.legal_indices(rebuilt) == space.legal_indices(state)
+    record = json.loads(json.dumps(record_of(state)))  # the game's record, as a file holds it
+    replayed = replay(record)
+    assert replayed.history == state.history
+    assert space.legal_indices(replayed) == space.legal_indices(state)
+    again = new_game(variant, seed=11)  # each recorded action has the index it was chosen by
+    for index, action in zip(chosen, replayed.history, strict=True):
+        assert space.index(again, action) == index
+        again.apply(action)
 
 
 # ---------------------------------------------------------------- the observation
