@@ -8,7 +8,8 @@ information with chance: the one chance node, at the start, chooses the deal amo
 (:func:`bezique.game.new_game`: every shuffle of every hand follows from it).  The
 deals and the draws are so sampled from a seed rather than dealt card by card: a
 chance node per card dealt would give OpenSpiel's tree tools nothing they could use
-(the deals of one hand number about 10**40), and the seed replays the game exactly.
+(the orders of even the two-pack deck number 64!/2**32, about 10**79), and the seed
+replays the game exactly.
 
 :meth:`BeziqueState.resample_from_infostate` deals the cards a seat has not seen at
 random, consistently with everything it has seen (:func:`bezique.players.worlds.sample_world`),
