@@ -19,8 +19,11 @@ from bezique.players import decide, player_for
 from bezique.rl.openspiel import GAME_TYPE, BeziqueGame
 
 
-def ismcts_bot(game: BeziqueGame, seat: int, iterations: int, seed: int) -> Any:
-    """OpenSpiel's IS-MCTS bot for ``seat``: ``iterations`` simulations, random roll-outs."""
+def ismcts_bot(game: BeziqueGame, iterations: int, seed: int) -> Any:
+    """OpenSpiel's IS-MCTS bot: ``iterations`` simulations a decision, random roll-outs.
+
+    It plays whichever seat is to act when it is asked (``bot.step(state)``).
+    """
     from open_spiel.python.algorithms import ismcts, mcts
 
     rng = np.random.RandomState(seed)
@@ -37,7 +40,7 @@ def match(
 
     The seats alternate game by game; the opponent is a player of this project
     (:func:`bezique.players.player_for`, ``search:iterations=N``).  Return IS-MCTS's
-    return in each game (1 won, -1 lost, 0 drawn).
+    return in each game (above 0 won, -1 lost, 0 drawn).
     """
     game = pyspiel.load_game(GAME_TYPE.short_name, {"variant": variant, "one_deal": True})
     assert isinstance(game, BeziqueGame)
@@ -46,10 +49,10 @@ def match(
     results = []
     for number in range(games):
         seat = number % game.rules.players
-        bot = ismcts_bot(game, seat, iterations, seed + number)
+        bot = ismcts_bot(game, iterations, seed + number)
         rng = random.Random(seed + number)
         state = game.new_initial_state()
-        state.apply_action(seed + number)
+        state.apply_action((seed + number) % game.deals)
         while not state.is_terminal():
             inner = state.inner
             assert inner is not None
@@ -68,14 +71,18 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m bezique.rl.tournament",
         description="OpenSpiel's IS-MCTS bot against this project's search bot, one deal a game",
     )
-    parser.add_argument("--variant", default="ordinary")
-    parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--opponent", default="search")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variant", default="ordinary", help="a registered variant")
+    parser.add_argument("--games", type=int, default=10, help="deals to play (default 10)")
+    parser.add_argument(
+        "--iterations", type=int, default=100, help="each bot's budget a decision (default 100)"
+    )
+    parser.add_argument(
+        "--opponent", default="search", help="the project's player (default search)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the first deal's seed (default 0)")
     args = parser.parse_args(argv)
     results = match(args.variant, args.games, args.iterations, args.opponent, args.seed)
-    won = results.count(1.0)
+    won = sum(1 for r in results if r > 0)
     lost = sum(1 for r in results if r < 0)
     print(
         f"IS-MCTS ({args.iterations} simulations) against {args.opponent} "
