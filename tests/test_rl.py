@@ -168,6 +168,36 @@ def test_the_layout_covers_the_array_without_gaps():
     assert [f.name for f in fields][:3] == ["hand", "table", "trick"]
 
 
+def test_the_array_says_what_the_observation_says_field_by_field():
+    state = new_game("three-hand", seed=2)
+    while state.tricks_done < 2 or len(state.trick) != 2:  # the third trick: two cards down
+        state.apply(state.legal_actions()[0])
+    rules = state.rules
+    deck = rules.deck
+    seat = state.to_act
+    seen = state.observation(seat)
+    array = encode(state, seat)
+    fields = {f.name: f for f in layout(rules)}
+
+    def field(name):
+        f = fields[name]
+        return array[f.start : f.start + f.size].reshape(f.shape)
+
+    assert field("stock")[0] == seen["stock"] == state.stock_left()
+    assert np.flatnonzero(field("trump")).tolist() == [state.trump]
+    assert np.flatnonzero(field("turn_up")).tolist() == [deck.card_face[state.turn_up]]
+    relative = [(other - seat) % 3 for other in range(3)]
+    trick = field("trick")
+    for other, card in zip(state.trick_seats, state.trick, strict=True):
+        assert np.flatnonzero(trick[relative[other]]).tolist() == [deck.card_face[card]]
+    assert field("to_act").tolist() == [1, 0, 0]  # the observer is to act
+    assert field("dealer")[relative[state.dealer]] == 1
+    assert field("hand_sizes").tolist() == [
+        len(state.hands[o]) for o in sorted(range(3), key=relative.__getitem__)
+    ]
+    assert field("phase").tolist() == [1, 0, 0, 0]
+
+
 def _seen_faces(state, seat) -> collections.Counter[int]:
     """The faces ``seat`` has seen now, counted from the state: every card it could name."""
     deck = state.deck

@@ -98,49 +98,58 @@ def encode(state: GameState, seat: int) -> npt.NDArray[np.float32]:
 
 
 def encode_seen(rules: Ruleset, seen: Mapping[str, Any]) -> npt.NDArray[np.float32]:
-    """An observation (:meth:`~bezique.game.GameState.observation`'s data) as a flat array."""
-    out = np.zeros(size(rules), dtype=np.float32)
+    """An observation (:meth:`~bezique.game.GameState.observation`'s data) as a flat array.
+
+    Every number is first written as the index it counts at (a card of a field of faces,
+    a place of a one-hot field) or its value, then the array is made at once.
+    """
+    starts = _starts_of(rules)
     seats = rules.players
     seat = int(seen["player"])
     faces = _face_numbers(rules)
+    width = rules.deck.faces
+    counted: list[int] = []  # an index for each one counted
 
-    def view(name: str) -> npt.NDArray[np.float32]:
-        start, stop, shape = _slices_of(rules)[name]
-        return out[start:stop].reshape(shape)
+    def count(start: int, tokens: Sequence[str]) -> None:
+        counted.extend(start + faces[token[:2]] for token in tokens)
 
-    def count(target: npt.NDArray[np.float32], tokens: Sequence[str]) -> None:
-        for token in tokens:
-            target[faces[token[:2]]] += 1
+    def relative(other: int) -> int:
+        return (other - seat) % seats
 
-    count(view("hand"), [t for t in seen["hand"] if "*" not in t])  # (``QS*``: on the table)
-    table = view("table")
-    trick = view("trick")
+    count(starts["hand"], [t for t in seen["hand"] if "*" not in t])  # (``QS*``: on the table)
     for other in range(seats):
-        count(table[(other - seat) % seats], seen["table"][other])
+        count(starts["table"] + relative(other) * width, seen["table"][other])
     for other, card in seen["trick"]:
-        trick[(other - seat) % seats, faces[card]] = 1
+        counted.append(starts["trick"] + relative(other) * width + faces[card])
     if seen["trump"] is not None:
-        view("trump")[rules.deck.suit_index(seen["trump"])] = 1
+        counted.append(starts["trump"] + rules.deck.suit_index(seen["trump"]))
     if seen["turn_up"] is not None:
-        view("turn_up")[faces[seen["turn_up"]]] = 1
-    count(view("played"), seen["played"])
-    places = view("places")
+        counted.append(starts["turn_up"] + faces[seen["turn_up"]])
+    count(starts["played"], seen["played"])
     for cards in seen["places"].values():
-        count(places, cards)
-    view("stock")[0] = seen["stock"]
-    side_of = rules.side_of
-    sizes, scores, points = view("hand_sizes"), view("scores"), view("hand_points")
-    for other in range(seats):
-        at = (other - seat) % seats
-        sizes[at] = seen["hand_sizes"][other]
-        scores[at] = seen["scores"][side_of[other]]
-        points[at] = seen["hand_points"][side_of[other]]
+        count(starts["places"], cards)
     phase = seen["phase"]
-    view("phase")[PHASES.index(phase) if phase in PHASES else len(PHASES)] = 1
+    counted.append(starts["phase"] + (PHASES.index(phase) if phase in PHASES else len(PHASES)))
     if phase in PHASES and seen["to_act"] >= 0:
-        view("to_act")[(seen["to_act"] - seat) % seats] = 1
-    view("dealer")[(seen["dealer"] - seat) % seats] = 1
+        counted.append(starts["to_act"] + relative(seen["to_act"]))
+    counted.append(starts["dealer"] + relative(seen["dealer"]))
+    out = np.bincount(counted, minlength=size(rules)).astype(np.float32)
+    out[starts["stock"]] = seen["stock"]
+    side_of = rules.side_of
+    for other in range(seats):
+        at = relative(other)
+        out[starts["hand_sizes"] + at] = seen["hand_sizes"][other]
+        out[starts["scores"] + at] = seen["scores"][side_of[other]]
+        out[starts["hand_points"] + at] = seen["hand_points"][side_of[other]]
     return out
+
+
+def _starts_of(rules: Ruleset) -> dict[str, int]:
+    """Where each field starts, by name, made once per ruleset."""
+    found = rules.tables.get(_STARTS_KEY)
+    if found is None:
+        found = rules.tables[_STARTS_KEY] = {f.name: f.start for f in layout(rules)}
+    return found
 
 
 def _fields_of(rules: Ruleset) -> dict[str, Field]:
@@ -148,16 +157,6 @@ def _fields_of(rules: Ruleset) -> dict[str, Field]:
     found = rules.tables.get(_LAYOUT_KEY)
     if found is None:
         found = rules.tables[_LAYOUT_KEY] = {f.name: f for f in layout(rules)}
-    return found
-
-
-def _slices_of(rules: Ruleset) -> dict[str, tuple[int, int, tuple[int, ...]]]:
-    """Each field's start, end and shape by name, made once per ruleset."""
-    found = rules.tables.get(_SLICES_KEY)
-    if found is None:
-        found = rules.tables[_SLICES_KEY] = {
-            f.name: (f.start, f.start + f.size, f.shape) for f in layout(rules)
-        }
     return found
 
 
@@ -172,7 +171,7 @@ def _face_numbers(rules: Ruleset) -> dict[str, int]:
 
 _LAYOUT_KEY = ("bezique.rl.observation", "layout")
 _FACES_KEY = ("bezique.rl.observation", "faces")
-_SLICES_KEY = ("bezique.rl.observation", "slices")
+_STARTS_KEY = ("bezique.rl.observation", "starts")
 
 
 def describe(rules: Ruleset) -> list[tuple[str, str, str, str]]:
