@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -179,7 +180,7 @@ def test_the_array_says_what_the_observation_says_field_by_field():
     array = encode(state, seat)
     fields = {f.name: f for f in layout(rules)}
 
-    def field(name):
+    def field(name: str) -> Any:
         f = fields[name]
         return array[f.start : f.start + f.size].reshape(f.shape)
 
