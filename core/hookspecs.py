@@ -754,3 +754,17 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_draw": DECIDE,
 }
 """The hooks a game resolves, once per ruleset, into plain callables, with their kinds."""
+
+SHEET_HOOKS: dict[str, str] = {
+    "bezique_sheet_entries": COLLECT,
+    "bezique_sheet_declaration_problem": DECIDE,
+    "bezique_sheet_penalty": DECIDE,
+    "bezique_sheet_winner": DECIDE,
+    "bezique_sheet_hand_end": COLLECT,
+    "bezique_sheet_settlement": COLLECT,
+}
+"""The hooks a score sheet (:mod:`bezique.sheet`) resolves, once per ruleset, with their kinds.
+
+They are resolved as the game's are (:func:`bezique.rules.hooks.resolve_hook`): a
+plugin's failure names it, and its answer is checked (:mod:`bezique.rules.answers`).
+"""

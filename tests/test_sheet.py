@@ -268,6 +268,22 @@ def test_a_bad_sheet_file_is_refused_at_its_place(tmp_path: Path) -> None:
         read_sheet(path)
 
 
+def test_a_sheet_file_saved_with_a_byte_order_mark_is_read_as_records_are(
+    tmp_path: Path,
+) -> None:
+    # an editor on Windows may save UTF-8 with a leading mark: dropped, as of a record
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + ordinary_sheet(score(0, "bezique")).dumps().encode())
+    assert read_sheet(path).tally().scores == [40, 0]
+    # only one leading mark is dropped: a second is text before the JSON
+    path.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf{}")
+    with pytest.raises(SheetError, match=r"bom\.json:1:1: not JSON"):
+        read_sheet(path)
+    path.write_bytes(b"\xef\xbb\xbf\xff{}")
+    with pytest.raises(SheetError, match=r"bom\.json: not UTF-8 text"):
+        read_sheet(path)
+
+
 def test_a_penalty_is_the_tables_points_claimed_as_the_variant_awards() -> None:
     # S0: the injured player chooses to add the points or deduct them from the offender
     sheet = Sheet("ordinary", ["Ann", "Bob"])
