@@ -39,6 +39,7 @@ NONSENSE: dict[str, Any] = {
     "bezique_sheet_entries": [SheetEntryKind("bezique", "bezique", "forty")],
     "bezique_sheet_declaration_problem": 42,
     "bezique_sheet_penalty": [ScoreEvent(7, 20, "drew_out_of_turn", "")],
+    "bezique_sheet_scores": [ScoreEvent(0, 20, "", "")],
     "bezique_sheet_winner": 5,
     "bezique_sheet_hand_end": [ScoreEvent(0, 1.5, "brisques", "")],  # type: ignore[arg-type]
     "bezique_sheet_settlement": "all of it",
@@ -49,6 +50,7 @@ REFUSED = {
     "bezique_sheet_entries": "the points, cards and most must be whole numbers",
     "bezique_sheet_declaration_problem": "42 is not text",
     "bezique_sheet_penalty": "seat 7 is no seat (0 to 1)",
+    "bezique_sheet_scores": "the rule and the detail must be text (the rule not empty)",
     "bezique_sheet_winner": "5 is not a side (0 to 1)",
     "bezique_sheet_hand_end": "points 1.5 are not a whole number",
     "bezique_sheet_settlement": "'all of it' is not a list of score events",
@@ -92,6 +94,7 @@ LAST = {
     "bezique_sheet_entries": Entry("score", 0, "marriage"),
     "bezique_sheet_declaration_problem": Entry("score", 0, "marriage", ("KS", "QS")),
     "bezique_sheet_penalty": Entry("penalty", 0, "drew out of turn", option="add"),
+    "bezique_sheet_scores": Entry("score", 0, "marriage"),
     "bezique_sheet_winner": Entry("hand_end"),
     "bezique_sheet_hand_end": Entry("hand_end"),
     "bezique_sheet_settlement": Entry("hand_end"),

@@ -268,6 +268,7 @@ CHECKS: dict[str, Check] = {
     "bezique_play_option": score_events,
     "bezique_sheet_entries": sheet_entries,
     "bezique_sheet_declaration_problem": sheet_problem,
+    "bezique_sheet_scores": score_events,
     "bezique_sheet_penalty": score_events,
     "bezique_sheet_winner": sheet_winner,
     "bezique_sheet_hand_end": score_events,

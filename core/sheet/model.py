@@ -362,20 +362,27 @@ class _Tallier:
                     f"and the packs hold {kind.most} at most"
                 )
             self.used[pool] = self.used.get(pool, 0) + count
+        declared = list(self.declared[entry.player])
+        faces: tuple[int, ...] = ()
         if entry.cards:
-            checks.extend(self._cards(entry, kind))
+            faces, made = self._cards(entry, kind)
+            checks.extend(made)
         elif kind.cards:
             checks.append(f"not made without the cards: {CHECK_COPIES}; {CHECK_CARDS}")
         if kind.key == "last_trick":
             self.last_trick = self.side_of[entry.player]
-        points = kind.points * count
         if kind.per_card and kind.key == "brisques" and not kind.points:
             self.brisques[entry.player] += count
-        event = ScoreEvent(entry.player, points, kind.key, " ".join(entry.cards))
-        self._score(event)
+        scores = self.hooks["bezique_sheet_scores"]
+        events = scores(self.rules, entry.player, kind.key, count, declared, faces, self.trump)
+        if events is None:
+            points = kind.points * count
+            events = [ScoreEvent(entry.player, points, kind.key, " ".join(entry.cards))]
+        for event in events:
+            self._score(event)
         if self.rules.target is not None:
             self.reached = max(self.tally.scores) >= self.rules.target
-        return EntryTally(hand, [event], checks)
+        return EntryTally(hand, list(events), checks)
 
     def _penalty(self, entry: Entry) -> list[ScoreEvent]:
         """The scores of a penalty entered: the variant's table's, as its plugins award it."""
@@ -404,7 +411,8 @@ class _Tallier:
             self._score(event)
         return list(events)
 
-    def _cards(self, entry: Entry, kind: SheetEntryKind) -> list[str]:
+    def _cards(self, entry: Entry, kind: SheetEntryKind) -> tuple[tuple[int, ...], list[str]]:
+        """The faces ``entry`` names, checked; and the checks made."""
         deck = self.rules.deck
         faces = tuple(deck.parse_face(text) for text in entry.cards)
         if len(faces) != kind.cards:
@@ -422,7 +430,7 @@ class _Tallier:
         if problem:
             raise SheetError(problem)
         declared.append((kind.key, faces))
-        return [CHECK_COPIES, CHECK_CARDS] if problem is not None else [CHECK_COPIES]
+        return faces, [CHECK_COPIES, CHECK_CARDS] if problem is not None else [CHECK_COPIES]
 
     def _score(self, event: ScoreEvent) -> None:
         side = self.side_of[event.player]
