@@ -36,7 +36,7 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 NONSENSE: dict[str, Any] = {
-    "bezique_sheet_entries": [SheetEntryKind("bezique", "bezique", "forty")],
+    "bezique_sheet_entries": [SheetEntryKind("bezique", "bezique", "forty")],  # type: ignore[arg-type]
     "bezique_sheet_declaration_problem": 42,
     "bezique_sheet_penalty": [ScoreEvent(7, 20, "drew_out_of_turn", "")],
     "bezique_sheet_scores": [ScoreEvent(0, 20, "", "")],

@@ -10,6 +10,9 @@ opponent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from bezique.errors import BeziqueError
@@ -27,10 +30,15 @@ HEARTS = Entry("trumps", suit="H")
 SPADES = Entry("trumps", suit="S")
 
 
-def totals(variant: str, *entries: Entry, players: int = 2, **overrides: object) -> list[int]:
-    """The sides' totals of a sheet of ``entries`` (:class:`SheetError` if one is refused)."""
+def totals(
+    variant: str, *entries: Entry, players: int = 2, house: Mapping[str, Any] | None = None
+) -> list[int]:
+    """The sides' totals of a sheet of ``entries`` under the ``house`` rule's overrides.
+
+    Raise :class:`SheetError` if an entry is refused.
+    """
     names = ["Ann", "Bob", "Cy", "Di"][:players]
-    return Sheet(variant, names, overrides=overrides, entries=entries).tally().scores
+    return Sheet(variant, names, overrides=house, entries=entries).tally().scores
 
 
 # ---------------------------------------------------------------------- S0, the ordinary game
@@ -64,7 +72,7 @@ def test_s0_a_bezique_of_cards_all_declared_before_is_refused_one_new_copy_lets_
     assert totals("ordinary", *one, score(0, "bezique", "QS", "JD")) == [140, 0]
     # a house rule without the rule scores it
     house = {"declarations": {"new_card_required": False}}
-    assert totals("ordinary", *both, score(0, "bezique", "QS", "JD"), **house) == [140, 0]
+    assert totals("ordinary", *both, score(0, "bezique", "QS", "JD"), house=house) == [140, 0]
 
 
 def test_the_new_card_rule_is_not_checked_where_a_combination_may_be_scored_later() -> None:
@@ -141,12 +149,12 @@ def test_a_triple_bezique_built_on_a_double_scores_as_the_ladder_says() -> None:
     triple = score(0, "triple bezique", "QS", "QS", "QS", "JD", "JD", "JD")
     assert totals("three-hand", double, triple, players=3) == [2000, 0, 0]
     difference = {"declarations": {"bezique_ladder": "difference"}}
-    assert totals("three-hand", double, triple, players=3, **difference) == [1500, 0, 0]
+    assert totals("three-hand", double, triple, players=3, house=difference) == [1500, 0, 0]
     # built on a single only, nothing is taken off (S0 footnote 3: the single is not)
     single = score(0, "bezique", "QS", "JD")
-    assert totals("three-hand", single, triple, players=3, **difference) == [1540, 0, 0]
+    assert totals("three-hand", single, triple, players=3, house=difference) == [1540, 0, 0]
     # nor declared at once
-    assert totals("three-hand", triple, players=3, **difference) == [1500, 0, 0]
+    assert totals("three-hand", triple, players=3, house=difference) == [1500, 0, 0]
     # without the cards the sheet cannot tell what the triple was built on: its table's
     bare = totals("three-hand", score(0, "double bezique"), score(0, "triple bezique"), players=3)
     assert bare == [2000, 0, 0]
@@ -159,14 +167,13 @@ def test_carte_blanche_is_paid_by_the_opponent_where_the_variant_says_so() -> No
     # S4 gives a carte blanche 50 "from the opponent" (A18); the classical reading, 50
     # to its holder alone
     taken = {"carte_blanche": {"enabled": True, "from_opponent": True}}
-    assert totals("ordinary", score(0, "carte blanche"), **taken) == [50, -50]
+    assert totals("ordinary", score(0, "carte blanche"), house=taken) == [50, -50]
     assert totals("house-carte-blanche", score(0, "carte blanche")) == [50, 0]
     # a game of three has no opponent to pay it: the variant's own check refuses it
     with pytest.raises(BeziqueError, match=r"carte_blanche\.from_opponent: .*with 3 players"):
-        totals("three-hand", score(0, "carte blanche"), players=3, **taken)
-    assert totals(
-        "three-hand", score(0, "carte blanche"), players=3, carte_blanche={"enabled": True}
-    ) == [50, 0, 0]
+        totals("three-hand", score(0, "carte blanche"), players=3, house=taken)
+    held = {"carte_blanche": {"enabled": True}}
+    assert totals("three-hand", score(0, "carte blanche"), players=3, house=held) == [50, 0, 0]
 
 
 # ---------------------------------------------------------------------- S0, Polish bezique
