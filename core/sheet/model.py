@@ -91,6 +91,17 @@ class Entry:
         return found
 
 
+@dataclass(frozen=True)
+class PenaltyOffer:
+    """An irregularity of the variant's penalty table that a sheet may enter, and how."""
+
+    name: str
+    """As an entry names it (``drew out of turn``)."""
+    points: int
+    options: tuple[str, ...]
+    """How the player not at fault may claim it: ``add``, ``deduct``, or either."""
+
+
 @dataclass
 class EntryTally:
     """What one entry scored, in which hand, and which checks were made on it."""
@@ -260,6 +271,34 @@ class Sheet:
             known = ", ".join(sorted(k.words for k in self.kinds.values()))
             raise SheetError(f"{self.variant} has no score called {name!r} (it has: {known})")
         return found
+
+    def penalties(self) -> list[PenaltyOffer]:
+        """The penalties of points the variant's table awards, each with how it is claimed.
+
+        Asked of the plugins as an entry is (:func:`~bezique.hookspecs.bezique_sheet_penalty`),
+        for each penalty the table names and each way of claiming it: the offer is
+        what they award, so that a page offers only what the sheet then accepts.
+        """
+        table = self.rules.data.get("penalties") or {}
+        side_of = self.rules.side_of
+        claimant = next(s for s in range(len(side_of)) if side_of[s] != side_of[0])
+        award = sheet_hooks(self.rules)["bezique_sheet_penalty"]
+        offers = []
+        for key, value in table.items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            options, points = [], 0
+            for option in ("add", "deduct"):
+                try:
+                    events = award(self.rules, key, 0, claimant, option)
+                except IllegalActionError:
+                    continue
+                if events:
+                    options.append(option)
+                    points = abs(events[0].points)
+            if options:
+                offers.append(PenaltyOffer(key.replace("_", " "), points, tuple(options)))
+        return offers
 
     # ------------------------------------------------------------------ the tally
 

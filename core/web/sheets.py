@@ -30,7 +30,7 @@ from bezique.web.tables import house_variant, token_hash
 
 MAX_TOKEN = 200
 """The longest edit token looked at (a longer one is wrong)."""
-KINDS = ("score", "trumps", "stock_gone", "hand_end")
+KINDS = ("score", "penalty", "trumps", "stock_gone", "hand_end")
 """The kinds of entry a page may send (the sheet file's)."""
 ENTRY_AT = re.compile(r"^entries\[(\d+)\]: ")
 """Where the library's refusal says the entry is."""
@@ -111,6 +111,9 @@ def entry_of(data: Any) -> Entry:
     fields.update({k: v for k, v in data.items() if k in ("player", "name", "cards", "count")})
     if kind == "trumps":
         fields = {"kind": kind, "suit": data.get("suit")}
+    elif kind == "penalty":
+        named = ("player", "name", "option", "claimant")
+        fields = {"kind": kind, **{k: v for k, v in data.items() if k in named}}
     elif kind != "score":
         fields = {"kind": kind}
     elif not fields.get("cards"):
@@ -212,6 +215,10 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
                 "after_stock": kind.after_stock,
             }
             for kind in sheet.kinds.values()
+        ],
+        "penalties": [
+            {"name": offer.name, "points": offer.points, "options": list(offer.options)}
+            for offer in sheet.penalties()
         ],
         "suits": list(rules.deck.suits),
         "entries": entries,
