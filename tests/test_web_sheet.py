@@ -69,7 +69,7 @@ def test_a_sheet_is_made_and_its_entries_total_by_the_table(client: TestClient, 
     assert view["scores"] == [110, 160]
     assert view["hands"] == [[110, 160], [0, 0]]
     assert [e["points"] for e in view["entries"]] == [0, 40, 40, 20, 0, 70, 90, 10, 0]
-    assert view["entries"][1]["words"] == "Ann: bezique (QS JD)"
+    assert view["entries"][1]["words"] == "Ann bezique QS JD"
     assert view["over"] is False and view["first_dealer"] == 1
     # the checks that ran: the cards were checked for the bezique, not for the bare marriage
     assert any("form the combination" in c for c in view["entries"][1]["checks"])
