@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bezique.errors import BeziqueError
-from bezique.sheet import Entry, Sheet, SheetError
+from bezique.sheet import Entry, Sheet, SheetError, sheet_text
 
 NEW_CARD = "every declaration needs at least one card never declared before"
 CLASS_RULE = "already declared in a combination of the same class"
@@ -168,6 +168,12 @@ def test_carte_blanche_is_paid_by_the_opponent_where_the_variant_says_so() -> No
     # to its holder alone
     taken = {"carte_blanche": {"enabled": True, "from_opponent": True}}
     assert totals("ordinary", score(0, "carte blanche"), house=taken) == [50, -50]
+    # said as what each player scored, not as the entry's sum (nought)
+    sheet = Sheet("ordinary", ["Ann", "Bob"], overrides=taken, entries=[score(0, "carte blanche")])
+    assert sheet_text(sheet).splitlines()[1] == (
+        "  0  hand 1  Ann carte blanche  Ann +50 (carte blanche), "
+        "Bob -50 (carte blanche, paid by each opponent)"
+    )
     assert totals("house-carte-blanche", score(0, "carte blanche")) == [50, 0]
     # a game of three has no opponent to pay it: the variant's own check refuses it
     with pytest.raises(BeziqueError, match=r"carte_blanche\.from_opponent: .*with 3 players"):

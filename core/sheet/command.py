@@ -23,7 +23,14 @@ from bezique.reading.safeio import check_output, write_output
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.sheet.model import Entry, EntryTally, Sheet, SheetError, read_sheet
-from bezique.sheet.render import entry_words, events_words, sheet_csv, sheet_html, sheet_text
+from bezique.sheet.render import (
+    entry_words,
+    events_words,
+    scored_alone,
+    sheet_csv,
+    sheet_html,
+    sheet_text,
+)
 from bezique.variant import load_variant
 
 __all__ = ["parse_entry", "run_sheet"]
@@ -279,7 +286,7 @@ def _save(path: str, sheet: Sheet) -> None:
 def _say_entry(sheet: Sheet, number: int, done: EntryTally) -> None:
     """Print what entry ``number`` scored, in which hand, and which checks ran."""
     said = f"entry {number}, hand {done.hand + 1}: {entry_words(sheet, sheet.entries[number])}"
-    if sheet.entries[number].kind == "score":
+    if scored_alone(sheet.entries[number], done.events):
         said += f" {sum(e.points for e in done.events):+d}"
     elif done.events:
         said += ": " + events_words(sheet, done.events)

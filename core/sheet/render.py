@@ -65,6 +65,15 @@ def events_words(sheet: Sheet, events: Sequence[ScoreEvent]) -> str:
     return ", ".join(f"{sheet.players[e.player]} {e.points:+d} ({say(e.rule)})" for e in events)
 
 
+def scored_alone(entry: Entry, events: Sequence[ScoreEvent]) -> bool:
+    """Whether a score entry scored for its player alone, said as its points (``+40``).
+
+    Otherwise (a penalty, a carte blanche paid by the opponents) each event is said
+    (:func:`events_words`).
+    """
+    return entry.kind == "score" and all(e.player == entry.player for e in events)
+
+
 def sheet_text(sheet: Sheet) -> str:
     """The entries, what each scored and which checks ran, each hand's points and the totals."""
     tally = sheet.tally()
@@ -72,7 +81,7 @@ def sheet_text(sheet: Sheet) -> str:
     lines = [f"{sheet.variant}: {', '.join(names)}"]
     for number, (entry, done) in enumerate(zip(sheet.entries, tally.entries, strict=True)):
         said = f"{number:>3}  hand {done.hand + 1}  {entry_words(sheet, entry)}"
-        if entry.kind == "score":
+        if scored_alone(entry, done.events):
             said += f"  {sum(e.points for e in done.events):+d}"
         elif done.events:
             said += f"  {events_words(sheet, done.events)}"

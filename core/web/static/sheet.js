@@ -90,7 +90,8 @@ function entryWords(entry) {
 function showEntries() {
   $("entries").replaceChildren(...sheet.entries.map((entry) => {
     const signed = (n) => (n >= 0 ? "+" : "") + n;
-    const points = entry.entry.kind === "score" ? `  ${signed(entry.points)}`
+    const alone = entry.entry.kind === "score" && entry.scored.every((s) => s.side === entry.scored[0]?.side);
+    const points = alone ? `  ${signed(entry.points)}`
       : entry.scored.map((s) => `  ${s.side} ${signed(s.points)} (${s.words})`).join(",");
     const item = el("li", { "data-entry": entry.number },
       el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${points}` }));
