@@ -674,6 +674,28 @@ def bezique_sheet_declaration_problem(
 
 
 @hookspec(firstresult=True)
+def bezique_sheet_scores(
+    rules: Ruleset,
+    player: int,
+    name: str,
+    count: int,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    faces: tuple[int, ...],
+    trump: int,
+) -> list[ScoreEvent] | None:
+    """Decide: the score events of ``player``'s entry ``name`` on a score sheet.
+
+    Asked once the entry has passed its checks; ``count`` is its count (brisques),
+    ``faces`` the cards it names (empty: none), ``declared`` and ``trump`` as for
+    :func:`bezique_sheet_declaration_problem` (without this entry).  Return the
+    events where the game scores it otherwise than the table's points, ``count``
+    times, to the player (a higher bezique built on a lower one where the variant
+    scores the difference; a carte blanche paid by each opponent), or ``None`` for
+    the table's points or to let a plugin listed before answer.
+    """
+
+
+@hookspec(firstresult=True)
 def bezique_sheet_penalty(
     rules: Ruleset, name: str, offender: int, claimant: int, option: str
 ) -> list[ScoreEvent] | None:
@@ -754,3 +776,18 @@ GAME_HOOKS: dict[str, str] = {
     "bezique_draw": DECIDE,
 }
 """The hooks a game resolves, once per ruleset, into plain callables, with their kinds."""
+
+SHEET_HOOKS: dict[str, str] = {
+    "bezique_sheet_entries": COLLECT,
+    "bezique_sheet_declaration_problem": DECIDE,
+    "bezique_sheet_scores": DECIDE,
+    "bezique_sheet_penalty": DECIDE,
+    "bezique_sheet_winner": DECIDE,
+    "bezique_sheet_hand_end": COLLECT,
+    "bezique_sheet_settlement": COLLECT,
+}
+"""The hooks a score sheet (:mod:`bezique.sheet`) resolves, once per ruleset, with their kinds.
+
+They are resolved as the game's are (:func:`bezique.rules.hooks.resolve_hook`): a
+plugin's failure names it, and its answer is checked (:mod:`bezique.rules.answers`).
+"""

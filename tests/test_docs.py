@@ -148,10 +148,14 @@ def test_the_licence_pyproject_names_is_there_and_ships() -> None:
 #
 # Every ```python, ```sh, ```json and ```console block of the README and of the site's
 # pages is run as it is shown, unless the line just before it says why not:
-# <!-- not run by tests/test_docs.py: REASON -->.
+# <!-- not run by tests/test_docs.py: REASON -->.  A page's console blocks run in order
+# in one folder, as a reader types them one after the other; a block of another kind
+# whose line before is <!-- file: NAME --> is written there as NAME first (a house-rule
+# file the commands name, say).
 
 RUN_LANGUAGES = ("python", "sh", "json", "console")
 NOT_RUN = re.compile(r"<!-- not run by tests/test_docs\.py: (.+?) -->")
+SAVED_AS = re.compile(r"<!-- file: ([\w.-]+) -->")
 
 
 class Example(NamedTuple):
@@ -162,6 +166,7 @@ class Example(NamedTuple):
     line: int
     text: str
     not_run: str | None  # the reason given, when the document says it is not run
+    saved_as: str | None = None  # the file name it is saved as, when the document says so
 
     def __str__(self) -> str:
         return f"{self.where}:{self.line}"
@@ -181,6 +186,7 @@ def examples_of(path: Path) -> list[Example]:
             continue
         end = lines.index(fence.group(1), index + 1)
         marker = NOT_RUN.fullmatch(lines[index - 1]) if index else None
+        saved = SAVED_AS.fullmatch(lines[index - 1]) if index else None
         found.append(
             Example(
                 where,
@@ -188,6 +194,7 @@ def examples_of(path: Path) -> list[Example]:
                 index + 2,
                 "\n".join(lines[index + 1 : end]) + "\n",
                 marker.group(1) if marker else None,
+                saved.group(1) if saved else None,
             )
         )
         index = end + 1
@@ -277,29 +284,47 @@ def transcript(example: Example) -> list[tuple[str, list[str]]]:
     return found
 
 
-@pytest.mark.parametrize("example", runnable("console"), ids=str)
-def test_console_example_runs_and_prints_what_it_shows(example: Example, tmp_path: Path) -> None:
-    """Each ``$`` command run by bash in a temporary folder, this interpreter's bezique first
-    on the path; it succeeds, and every line shown under it is in its output, in order
-    (a line ``...`` stands for lines left out)."""
+def console_pages() -> list[str]:
+    """The documents with a console block to run."""
+    return sorted({e.where for e in runnable("console")})
+
+
+@pytest.mark.parametrize("where", console_pages())
+def test_console_examples_run_and_print_what_they_show(where: str, tmp_path: Path) -> None:
+    """A page's console blocks, in order, in one temporary folder (its files saved there
+    first): each ``$`` command run by bash, this interpreter's bezique first on the path.
+    A command succeeds, or fails with status 1 where the page shows its ``bezique: ...``
+    error line; every line shown under it is in its output, in order (a line ``...``
+    stands for lines left out)."""
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["COLUMNS"] = "88"
+    for example in examples_of(ROOT / where):
+        if example.saved_as is not None:
+            (tmp_path / example.saved_as).write_text(example.text, encoding="utf-8")
+        if example.language == "console" and example.not_run is None:
+            run_transcript(example, tmp_path, env)
+
+
+def run_transcript(example: Example, folder: Path, env: dict[str, str]) -> None:
+    """Run one console block's commands in ``folder``; check what each prints."""
     for command, shown in transcript(example):
         done = subprocess.run(
             ["bash", "-euo", "pipefail", "-c", command],
-            cwd=tmp_path,
+            cwd=folder,
             env=env,
             capture_output=True,
             text=True,
             timeout=300,
             check=False,
         )
-        assert done.returncode == 0, (command, done.stdout[-2000:] + done.stderr[-2000:])
+        refused = any(line.startswith("bezique: ") for line in shown)
+        output = done.stdout[-2000:] + done.stderr[-2000:]
+        assert done.returncode == (1 if refused else 0), (str(example), command, output)
         printed = (done.stdout + done.stderr).splitlines()
         at = 0
         for line in (line for line in shown if line.strip() not in ("", "...")):
-            assert line in printed[at:], (command, line, printed)
+            assert line in printed[at:], (str(example), command, line, printed)
             at = printed.index(line, at) + 1
 
 

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from bezique.game import GameState, new_game
-from bezique.sheet import Entry, Sheet, SheetError, read_sheet, sheet_csv, sheet_html
+from bezique.sheet import Entry, Sheet, SheetError, read_sheet, sheet_csv, sheet_html, sheet_text
+from bezique.sheet.render import entry_words
+from bezique.web.sheets import sheet_view
 
 SETTLED = ("rubicon.", "carte_blanche.from_opponent")
 """Score events the sheet works out itself (the settlement), not entered."""
@@ -268,6 +270,22 @@ def test_a_bad_sheet_file_is_refused_at_its_place(tmp_path: Path) -> None:
         read_sheet(path)
 
 
+def test_a_sheet_file_saved_with_a_byte_order_mark_is_read_as_records_are(
+    tmp_path: Path,
+) -> None:
+    # an editor on Windows may save UTF-8 with a leading mark: dropped, as of a record
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + ordinary_sheet(score(0, "bezique")).dumps().encode())
+    assert read_sheet(path).tally().scores == [40, 0]
+    # only one leading mark is dropped: a second is text before the JSON
+    path.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf{}")
+    with pytest.raises(SheetError, match=r"bom\.json:1:1: not JSON"):
+        read_sheet(path)
+    path.write_bytes(b"\xef\xbb\xbf\xff{}")
+    with pytest.raises(SheetError, match=r"bom\.json: not UTF-8 text"):
+        read_sheet(path)
+
+
 def test_a_penalty_is_the_tables_points_claimed_as_the_variant_awards() -> None:
     # S0: the injured player chooses to add the points or deduct them from the offender
     sheet = Sheet("ordinary", ["Ann", "Bob"])
@@ -345,3 +363,32 @@ def test_rubicons_worked_settlement_on_a_sheet(
     sheet.add(Entry("hand_end"))
     tally = sheet.tally()
     assert (tally.scores, tally.winner, tally.over) == (settled, 0, True)
+
+
+def test_an_entry_is_said_one_way_at_the_terminal_on_the_page_and_in_the_text() -> None:
+    # as it is typed at the terminal: who, the score's name, the cards or the count
+    sheet = ordinary_sheet(
+        Entry("trumps", suit="H"),
+        score(0, "royal marriage", "KH", "QH"),
+        score(1, "brisques", count=9),
+        Entry("penalty", 1, "drew out of turn", option="add"),
+        Entry("stock_gone"),
+        Entry("hand_end"),
+    )
+    said = [entry_words(sheet, entry) for entry in sheet.entries]
+    assert said == [
+        "trumps H",
+        "Ann royal marriage KH QH",
+        "Bob brisques, aces and tens won 9",
+        "penalty: Bob, drew out of turn, add",
+        "the stock is gone",
+        "hand over",
+    ]
+    assert [e["words"] for e in sheet_view("x", sheet)["entries"]] == said
+    text = sheet_text(sheet).splitlines()
+    assert text[2] == "  1  hand 1  Ann royal marriage KH QH  +40"
+    # S0: 20 for drawing out of turn, added to Ann's score; the rule in words
+    assert text[6] == (
+        "  3  hand 1  penalty: Bob, drew out of turn, add  Ann +20 (penalty: drawing out of turn)"
+    )
+    assert text[9] == "  5  hand 1  hand over"

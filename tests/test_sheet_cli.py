@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shlex
 from pathlib import Path
 
 import pytest
 
 from bezique.commands.cli import main
-
-SHEET_PAGE = Path(__file__).resolve().parent.parent / "docs" / "play" / "sheet.md"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -307,28 +303,6 @@ def test_a_sheet_write_that_fails_leaves_the_file_whole(
     assert status == 1 and err == f"bezique: {path}: cannot be written (No space left on device)\n"
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["game.json"]
-
-
-def readme_sheet_commands() -> list[str]:
-    """The ``bezique sheet`` lines of the shell example of the site's page on the sheet."""
-    section = SHEET_PAGE.read_text(encoding="utf-8")
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None, "the section shows the commands"
-    return [line for line in block.group(1).splitlines() if line.startswith("bezique sheet ")]
-
-
-def test_the_readme_example_runs_as_shown(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    lines = readme_sheet_commands()
-    assert len(lines) >= 6
-    for line in lines:
-        argv = shlex.split(line.split("#")[0])[1:]
-        status, out, err = run(capsys, *argv)
-        assert (status, err) == (0, ""), (line, err)
-        if "# " in line:  # what the page says it prints
-            assert line.split("# ", 1)[1] in out, (line, out)
 
 
 def test_a_penalty_is_entered_by_name_and_claimed_as_the_variant_awards(

@@ -69,7 +69,7 @@ def test_a_sheet_is_made_and_its_entries_total_by_the_table(client: TestClient, 
     assert view["scores"] == [110, 160]
     assert view["hands"] == [[110, 160], [0, 0]]
     assert [e["points"] for e in view["entries"]] == [0, 40, 40, 20, 0, 70, 90, 10, 0]
-    assert view["entries"][1]["words"] == "Ann: bezique (QS JD)"
+    assert view["entries"][1]["words"] == "Ann bezique QS JD"
     assert view["over"] is False and view["first_dealer"] == 1
     # the checks that ran: the cards were checked for the bezique, not for the bare marriage
     assert any("form the combination" in c for c in view["entries"][1]["checks"])
@@ -287,3 +287,93 @@ def phone_sheet(page: Page, server: WebServer) -> None:
     page.wait_for_selector('[data-entry="2"]')
     assert page.is_hidden("#entry-form")
     assert page.locator("#entries button").count() == 0
+
+
+def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_terminal_does(
+    client: TestClient, db: str
+) -> None:
+    # S0's table: 20 for drawing out of turn or playing with seven cards, 200 for
+    # nine; the player not at fault adds them to his score or takes them off the
+    # offender's
+    sheet, token = new_sheet(client)
+    view = client.get(f"/api/sheets/{sheet}").json()
+    assert view["penalties"] == [
+        {"name": "drew out of turn", "points": 20, "options": ["add", "deduct"]},
+        {"name": "played with seven", "points": 20, "options": ["add", "deduct"]},
+        {"name": "nine cards", "points": 200, "options": ["add", "deduct"]},
+    ]
+    drew = {"kind": "penalty", "player": 1, "name": "drew out of turn", "option": "deduct"}
+    answer = enter(client, sheet, token, drew)
+    assert answer.status_code == 200, answer.text
+    entry = answer.json()["entries"][0]
+    assert entry["scored"] == [
+        {"side": "Bob", "points": -20, "words": "penalty: drawing out of turn"}
+    ]
+    assert entry["words"] == "penalty: Bob, drew out of turn, deduct"
+    assert answer.json()["scores"] == [0, -20]
+    # the file holds what the terminal's `penalty Bob drew out of turn deduct` holds
+    assert stored(db, sheet)[0]["entries"] == [
+        {"kind": "penalty", "player": 1, "name": "drew out of turn", "option": "deduct"}
+    ]
+    # S3: 10, added to the opponent only; a deduction is refused and changes nothing
+    s3, s3_token = new_sheet(client, variant="cards-encyclopedia")
+    offered = client.get(f"/api/sheets/{s3}").json()["penalties"]
+    assert offered[0] == {"name": "drew out of turn", "points": 10, "options": ["add"]}
+    refused = enter(client, s3, s3_token, {**drew, "player": 0})
+    assert refused.status_code == 400
+    assert "say how it is claimed, add (penalties.award)" in refused.json()["error"]
+    assert client.get(f"/api/sheets/{s3}").json()["entries"] == []
+    # partners: the claimant named, of the other side
+    four = client.post(
+        "/api/sheets", json={"players": ["A", "B", "C", "D"], "variant": "four-hand-partners"}
+    ).json()
+    partner = {**drew, "player": 0, "option": "add", "claimant": 2}
+    same_side = enter(client, four["id"], four["token"], partner)
+    assert same_side.status_code == 400 and "on the offender's side" in same_side.json()["error"]
+    claimed = enter(client, four["id"], four["token"], {**partner, "claimant": 1})
+    assert claimed.status_code == 200 and claimed.json()["scores"] == [0, 20]
+
+
+def test_a_penalty_entered_by_taps_on_the_phone(tmp_path: Path) -> None:
+    """Bob drew out of turn: Ann takes 20 off his score; he held nine cards: Ann adds 200."""
+    server = WebServer(tmp_path / "tables.sqlite").start()
+    try:
+        with sync_playwright() as driver:
+            browser = driver.chromium.launch(
+                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+                args=["--no-sandbox"],
+            )
+            try:
+                page = browser.new_page(viewport={"width": 375, "height": 740})
+                phone_penalties(page, server)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+
+
+def phone_penalties(page: Page, server: WebServer) -> None:
+    page.goto(server.origin + "/sheet")
+    page.wait_for_selector("#variant option", state="attached")
+    page.select_option("#variant", "ordinary")
+    page.fill('[data-name="0"]', "Ann")
+    page.fill('[data-name="1"]', "Bob")
+    page.click("#create")
+    page.wait_for_selector("#penalty-box:not([hidden])")
+    assert page.is_hidden("#claimant-box")  # two players: the other claims it
+    page.select_option("#offender", label="Bob")
+    page.select_option("#penalty", label="drew out of turn (20)")
+    page.select_option("#option", label="taken off the offender's score")
+    page.click("#enter-penalty")
+    page.wait_for_selector('[data-entry="0"]')
+    expect(page.locator('[data-side="1"] strong')).to_have_text("-20")
+    page.select_option("#penalty", label="nine cards (200)")
+    page.select_option("#option", label="added to the injured player's score")
+    page.click("#enter-penalty")
+    page.wait_for_selector('[data-entry="1"]')
+    expect(page.locator('[data-side="0"] strong')).to_have_text("200")
+    assert "penalty: Bob, nine cards, add" in page.inner_text('[data-entry="1"]')
+    sheet_id = page.url.split("/sheet/")[1].split("#")[0]
+    assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [200, -20]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width} pixels wide on a 375-pixel phone"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bezique.actions import Action, ScoreEvent
-from bezique.hookspecs import DRAWN, DRAWN_GAME, HELD, PhaseChoices, Question
+from bezique.hookspecs import DRAWN, DRAWN_GAME, HELD, PhaseChoices, Question, SheetEntryKind
 
 Check = Callable[[Any, tuple[Any, ...]], "str | None"]
 """A hook's check: ``check(answer, arguments)`` says what is wrong with the answer, or None."""
@@ -212,6 +212,39 @@ def draw(answer: Any, args: tuple[Any, ...]) -> str | None:
     )
 
 
+def sheet_entries(answer: Any, args: tuple[Any, ...]) -> str | None:
+    """A list of :class:`SheetEntryKind`: a key and words of text, whole points and counts."""
+    if not _is_list(answer):
+        return f"{_short(answer)} is not a list of sheet entry kinds"
+    for kind in answer:
+        if not isinstance(kind, SheetEntryKind):
+            return f"{_short(kind)} is not a SheetEntryKind"
+        if not (isinstance(kind.key, str) and kind.key and isinstance(kind.words, str)):
+            return f"{_short(kind)}: the key and the words must be text (the key not empty)"
+        counts = (kind.cards, kind.most)
+        if not _whole(kind.points) or not all(_whole(n) and n >= 0 for n in counts):
+            return f"{_short(kind)}: the points, cards and most must be whole numbers"
+        if not isinstance(kind.pool, str):
+            return f"{_short(kind)}: the pool must be text"
+    return None
+
+
+def sheet_problem(answer: Any, args: tuple[Any, ...]) -> str | None:
+    """Text: why the sheet may not hold the declaration, or ``""``."""
+    return None if isinstance(answer, str) else f"{_short(answer)} is not text"
+
+
+def sheet_winner(answer: Any, args: tuple[Any, ...]) -> str | None:
+    """A side of the sheet's game (one per total), -1 (not over) or ``DRAWN_GAME``."""
+    sides = len(args[1])
+    if answer.__class__ is int and DRAWN_GAME <= answer < sides:
+        return None
+    return (
+        f"{_short(answer)} is not a side (0 to {sides - 1}), -1 for a game not over, "
+        f"or {DRAWN_GAME} for a drawn game"
+    )
+
+
 CHECKS: dict[str, Check] = {
     "bezique_deal_scores": score_events,
     "bezique_hand_question": question,
@@ -233,5 +266,14 @@ CHECKS: dict[str, Check] = {
     "bezique_draw": draw,
     "bezique_play_options": actions,
     "bezique_play_option": score_events,
+    "bezique_sheet_entries": sheet_entries,
+    "bezique_sheet_declaration_problem": sheet_problem,
+    "bezique_sheet_scores": score_events,
+    "bezique_sheet_penalty": score_events,
+    "bezique_sheet_winner": sheet_winner,
+    "bezique_sheet_hand_end": score_events,
+    "bezique_sheet_settlement": score_events,
 }
-"""The check of each game hook whose answer the kernel uses (notify hooks have none)."""
+"""The check of each hook whose answer the kernel or the score sheet uses (notify hooks
+have none); the sheet's hooks take the ruleset first, whose ``players`` the score
+events' check reads as it reads a game state's."""

@@ -429,7 +429,7 @@ def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
         raise PluginError(f"hook {name} has no specification")
     argnames = tuple(spec.argnames)
     impls = caller.get_hookimpls()
-    kind = hookspecs.GAME_HOOKS.get(name, hookspecs.DECIDE)
+    kind = hookspecs.GAME_HOOKS.get(name) or hookspecs.SHEET_HOOKS.get(name, hookspecs.DECIDE)
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
         plugins = ", ".join(impl.plugin_name for impl in impls)  # one of them failed
         return _guarded(_through_pluggy(caller, argnames, kind), plugins, name, kind)

@@ -23,7 +23,14 @@ from bezique.reading.safeio import check_output, write_output
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.sheet.model import Entry, EntryTally, Sheet, SheetError, read_sheet
-from bezique.sheet.render import penalty_words, sheet_csv, sheet_html, sheet_text
+from bezique.sheet.render import (
+    entry_words,
+    events_words,
+    scored_alone,
+    sheet_csv,
+    sheet_html,
+    sheet_text,
+)
 from bezique.variant import load_variant
 
 __all__ = ["parse_entry", "run_sheet"]
@@ -228,7 +235,7 @@ def _undo(args: argparse.Namespace) -> int:
     number = len(sheet.entries) - 1
     if number < 0:
         raise SheetError(f"{args.file}: the sheet has no entry to undo")
-    said = _entry_words(sheet, number)
+    said = entry_words(sheet, sheet.entries[number])
     sheet.undo()
     _save(args.file, sheet)
     print(f"took back entry {number}: {said}")
@@ -276,32 +283,13 @@ def _save(path: str, sheet: Sheet) -> None:
     write_output(path, sheet.dumps(), overwrite=True)
 
 
-def _entry_words(sheet: Sheet, number: int) -> str:
-    """Entry ``number`` in words: who, what, the cards or the count."""
-    entry = sheet.entries[number]
-    if entry.kind == "hand_end":
-        return "hand over"
-    if entry.kind == "stock_gone":
-        return "the stock is gone"
-    if entry.kind == "trumps":
-        return f"trumps {entry.suit}"
-    if entry.kind == "penalty":
-        return penalty_words(sheet, entry)
-    kind = sheet.kind(entry.name)
-    extra = [str(entry.count)] if kind.per_card else list(entry.cards)
-    return " ".join([sheet.players[entry.player], kind.words, *extra])
-
-
 def _say_entry(sheet: Sheet, number: int, done: EntryTally) -> None:
     """Print what entry ``number`` scored, in which hand, and which checks ran."""
-    said = f"entry {number}, hand {done.hand + 1}: {_entry_words(sheet, number)}"
-    if sheet.entries[number].kind == "score":
+    said = f"entry {number}, hand {done.hand + 1}: {entry_words(sheet, sheet.entries[number])}"
+    if scored_alone(sheet.entries[number], done.events):
         said += f" {sum(e.points for e in done.events):+d}"
     elif done.events:
-        said += ": " + ", ".join(
-            f"{sheet.players[e.player]} {e.points:+d} ({sheet.rules.words.say(e.rule)})"
-            for e in done.events
-        )
+        said += ": " + events_words(sheet, done.events)
     print(said)
     if done.checks:
         print(f"checked: {'; '.join(done.checks)}")

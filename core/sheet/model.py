@@ -13,9 +13,10 @@ from typing import Any
 from bezique.actions import ScoreEvent
 from bezique.cards import CardError
 from bezique.errors import BeziqueError, IllegalActionError, RecordError
-from bezique.hookspecs import DRAWN_GAME, SheetEntryKind
-from bezique.reading.safeio import read_regular
+from bezique.hookspecs import DRAWN_GAME, SHEET_HOOKS, SheetEntryKind
+from bezique.reading.safeio import decode_text, read_regular
 from bezique.records.recordcheck import read_json
+from bezique.rules.hooks import HookFunction, resolve_hook
 from bezique.rules.ruleset import Ruleset, ruleset_for
 
 FORMAT = "bezique-sheet/1"
@@ -90,6 +91,17 @@ class Entry:
         return found
 
 
+@dataclass(frozen=True)
+class PenaltyOffer:
+    """An irregularity of the variant's penalty table that a sheet may enter, and how."""
+
+    name: str
+    """As an entry names it (``drew out of turn``)."""
+    points: int
+    options: tuple[str, ...]
+    """How the player not at fault may claim it: ``add``, ``deduct``, or either."""
+
+
 @dataclass
 class EntryTally:
     """What one entry scored, in which hand, and which checks were made on it."""
@@ -111,6 +123,21 @@ class Tally:
     winner: int = -1
     """The winning side, or -1 (see :attr:`over`)."""
     over: bool = False
+
+
+def sheet_hooks(rules: Ruleset) -> dict[str, HookFunction]:
+    """The sheet's hooks of ``rules``' plugins, resolved once per ruleset as the game's are.
+
+    Each is called with its spec's arguments in order; a plugin that fails, or answers
+    what the hook may not, is a :class:`~bezique.errors.PluginHookError` naming it
+    (:func:`~bezique.rules.hooks.resolve_hook`).
+    """
+    return rules.compiled(
+        _HOOKS_KEY, lambda: {name: resolve_hook(rules.manager, name) for name in SHEET_HOOKS}
+    )
+
+
+_HOOKS_KEY = "bezique.sheet.hooks"
 
 
 @functools.cache
@@ -161,12 +188,9 @@ class Sheet:
         self.names.update({_words_key(k.words): k for k in self.kinds.values()})
 
     def _kinds(self) -> dict[str, SheetEntryKind]:
-        caller = self.rules.manager.hook.bezique_sheet_entries
-        kinds: dict[str, SheetEntryKind] = {}
-        for answer in caller(rules=self.rules):
-            for kind in answer or ():
-                kinds[kind.key] = kind
-        return kinds
+        """The entries the plugins score, a later plugin's replacing one of the same key."""
+        answer = sheet_hooks(self.rules)["bezique_sheet_entries"](self.rules)
+        return {kind.key: kind for kind in answer or ()}
 
     # ------------------------------------------------------------------ the file
 
@@ -218,7 +242,7 @@ class Sheet:
         self.entries.append(entry)
         try:
             return self.tally().entries[-1]
-        except SheetError:
+        except BaseException:  # a refusal, or a plugin's failure: nothing half-added
             self.entries.pop()
             raise
 
@@ -236,7 +260,7 @@ class Sheet:
         self.entries[index] = entry
         try:
             self.tally()
-        except SheetError:
+        except BaseException:  # a refusal, or a plugin's failure: the old entry stands
             self.entries[index] = old
             raise
 
@@ -247,6 +271,34 @@ class Sheet:
             known = ", ".join(sorted(k.words for k in self.kinds.values()))
             raise SheetError(f"{self.variant} has no score called {name!r} (it has: {known})")
         return found
+
+    def penalties(self) -> list[PenaltyOffer]:
+        """The penalties of points the variant's table awards, each with how it is claimed.
+
+        Asked of the plugins as an entry is (:func:`~bezique.hookspecs.bezique_sheet_penalty`),
+        for each penalty the table names and each way of claiming it: the offer is
+        what they award, so that a page offers only what the sheet then accepts.
+        """
+        table = self.rules.data.get("penalties") or {}
+        side_of = self.rules.side_of
+        claimant = next(s for s in range(len(side_of)) if side_of[s] != side_of[0])
+        award = sheet_hooks(self.rules)["bezique_sheet_penalty"]
+        offers = []
+        for key, value in table.items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                continue
+            options, points = [], 0
+            for option in ("add", "deduct"):
+                try:
+                    events = award(self.rules, key, 0, claimant, option)
+                except IllegalActionError:
+                    continue
+                if events:
+                    options.append(option)
+                    points = abs(events[0].points)
+            if options:
+                offers.append(PenaltyOffer(key.replace("_", " "), points, tuple(options)))
+        return offers
 
     # ------------------------------------------------------------------ the tally
 
@@ -261,6 +313,7 @@ class _Tallier:
     def __init__(self, sheet: Sheet) -> None:
         self.sheet = sheet
         self.rules = sheet.rules
+        self.hooks = sheet_hooks(sheet.rules)
         self.side_of = self.rules.side_of
         sides = max(self.side_of) + 1
         self.tally = Tally([0] * sides)
@@ -348,20 +401,27 @@ class _Tallier:
                     f"and the packs hold {kind.most} at most"
                 )
             self.used[pool] = self.used.get(pool, 0) + count
+        declared = list(self.declared[entry.player])
+        faces: tuple[int, ...] = ()
         if entry.cards:
-            checks.extend(self._cards(entry, kind))
+            faces, made = self._cards(entry, kind)
+            checks.extend(made)
         elif kind.cards:
             checks.append(f"not made without the cards: {CHECK_COPIES}; {CHECK_CARDS}")
         if kind.key == "last_trick":
             self.last_trick = self.side_of[entry.player]
-        points = kind.points * count
         if kind.per_card and kind.key == "brisques" and not kind.points:
             self.brisques[entry.player] += count
-        event = ScoreEvent(entry.player, points, kind.key, " ".join(entry.cards))
-        self._score(event)
+        scores = self.hooks["bezique_sheet_scores"]
+        events = scores(self.rules, entry.player, kind.key, count, declared, faces, self.trump)
+        if events is None:
+            points = kind.points * count
+            events = [ScoreEvent(entry.player, points, kind.key, " ".join(entry.cards))]
+        for event in events:
+            self._score(event)
         if self.rules.target is not None:
             self.reached = max(self.tally.scores) >= self.rules.target
-        return EntryTally(hand, [event], checks)
+        return EntryTally(hand, list(events), checks)
 
     def _penalty(self, entry: Entry) -> list[ScoreEvent]:
         """The scores of a penalty entered: the variant's table's, as its plugins award it."""
@@ -378,15 +438,10 @@ class _Tallier:
                 f"{self.sheet.players[claimant]} is on the offender's side and cannot claim "
                 "the penalty"
             )
-        caller = self.rules.manager.hook.bezique_sheet_penalty
+        caller = self.hooks["bezique_sheet_penalty"]
+        name = _words_key(entry.name).replace(" ", "_")
         try:
-            events = caller(
-                rules=self.rules,
-                name=_words_key(entry.name).replace(" ", "_"),
-                offender=offender,
-                claimant=claimant,
-                option=entry.option,
-            )
+            events = caller(self.rules, name, offender, claimant, entry.option)
         except IllegalActionError as exc:
             raise SheetError(f"refused ({self.rules.words.rule(exc.rule)}): {exc}") from None
         if events is None:
@@ -395,7 +450,8 @@ class _Tallier:
             self._score(event)
         return list(events)
 
-    def _cards(self, entry: Entry, kind: SheetEntryKind) -> list[str]:
+    def _cards(self, entry: Entry, kind: SheetEntryKind) -> tuple[tuple[int, ...], list[str]]:
+        """The faces ``entry`` names, checked; and the checks made."""
         deck = self.rules.deck
         faces = tuple(deck.parse_face(text) for text in entry.cards)
         if len(faces) != kind.cards:
@@ -407,15 +463,13 @@ class _Tallier:
                     f"{faces.count(face)} of {deck.face_text(face)}: the {packs} packs hold "
                     f"{packs} at most"
                 )
-        caller = self.rules.manager.hook.bezique_sheet_declaration_problem
+        caller = self.hooks["bezique_sheet_declaration_problem"]
         declared = self.declared[entry.player]
-        problem = caller(
-            rules=self.rules, declared=list(declared), name=kind.key, faces=faces, trump=self.trump
-        )
+        problem = caller(self.rules, list(declared), kind.key, faces, self.trump)
         if problem:
             raise SheetError(problem)
         declared.append((kind.key, faces))
-        return [CHECK_COPIES, CHECK_CARDS] if problem is not None else [CHECK_COPIES]
+        return faces, [CHECK_COPIES, CHECK_CARDS] if problem is not None else [CHECK_COPIES]
 
     def _score(self, event: ScoreEvent) -> None:
         side = self.side_of[event.player]
@@ -425,13 +479,8 @@ class _Tallier:
             self.counted += event.points
 
     def _ask_winner(self, hand_over: bool) -> None:
-        caller = self.rules.manager.hook.bezique_sheet_winner
-        winner = caller(
-            rules=self.rules,
-            scores=list(self.tally.scores),
-            hand_over=hand_over,
-            last_trick=self.last_trick,
-        )
+        caller = self.hooks["bezique_sheet_winner"]
+        winner = caller(self.rules, list(self.tally.scores), hand_over, self.last_trick)
         if winner is None or winner == -1:
             return
         self.tally.over = True
@@ -440,23 +489,15 @@ class _Tallier:
     def _hand_end(self) -> list[ScoreEvent]:
         rules = self.rules
         self.reached = False
-        events: list[ScoreEvent] = []
-        for answer in rules.manager.hook.bezique_sheet_hand_end(
-            rules=rules, scores=list(self.tally.scores), brisques=list(self.brisques)
-        ):
-            events.extend(answer or ())
+        hand_end = self.hooks["bezique_sheet_hand_end"]
+        events = list(hand_end(rules, list(self.tally.scores), list(self.brisques)) or ())
         for event in events:
             self._score(event)
         self._ask_winner(hand_over=True)
         if self.tally.over:
-            settled: list[ScoreEvent] = []
-            for answer in rules.manager.hook.bezique_sheet_settlement(
-                rules=rules,
-                scores=list(self.tally.scores),
-                winner=self.tally.winner,
-                counted=self.counted,
-            ):
-                settled.extend(answer or ())
+            settle = self.hooks["bezique_sheet_settlement"]
+            scores = list(self.tally.scores)
+            settled = list(settle(rules, scores, self.tally.winner, self.counted) or ())
             for event in settled:
                 self._score(event)
             events.extend(settled)
@@ -473,6 +514,7 @@ def read_sheet(path: str | os.PathLike[str]) -> Sheet:
 def read_json_file(path: str | os.PathLike[str], limit: int, what: str) -> Any:
     """The JSON of the file ``path``, read as untrusted input: at most ``limit`` bytes, UTF-8.
 
+    A leading byte order mark is dropped, as records' is (:func:`decode_text`).
     ``what`` names the file in the refusal of a larger one (``a sheet``); every refusal
     is a :class:`SheetError` that says where and what.
     """
@@ -484,7 +526,7 @@ def read_json_file(path: str | os.PathLike[str], limit: int, what: str) -> Any:
     if len(raw) > limit:
         raise SheetError(f"{where}: larger than {limit} bytes, the most {what} may be")
     try:
-        return read_json(raw.decode("utf-8"), where)
+        return read_json(decode_text(raw), where)
     except UnicodeDecodeError:
         raise SheetError(f"{where}: not UTF-8 text") from None
     except RecordError as exc:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import html
 import io
+from collections.abc import Sequence
 
+from bezique.actions import ScoreEvent
 from bezique.sheet.model import Entry, Sheet, Tally
 
 
@@ -37,30 +39,55 @@ def penalty_words(sheet: Sheet, entry: Entry) -> str:
     return said
 
 
+def entry_words(sheet: Sheet, entry: Entry) -> str:
+    """How an entry is said, everywhere a person reads it: as it is typed at the terminal.
+
+    Who, the score's name, then the cards shown or the count (``Ann royal marriage KH
+    QH``, ``Bob brisques, aces and tens won 9``); ``trumps H``, ``the stock is gone``,
+    ``hand over``; a penalty as :func:`penalty_words` says it.
+    """
+    if entry.kind == "hand_end":
+        return "hand over"
+    if entry.kind == "stock_gone":
+        return "the stock is gone"
+    if entry.kind == "trumps":
+        return f"trumps {entry.suit}"
+    if entry.kind == "penalty":
+        return penalty_words(sheet, entry)
+    kind = sheet.kind(entry.name)
+    extra = [str(entry.count)] if kind.per_card else list(entry.cards)
+    return " ".join([sheet.players[entry.player], kind.words, *extra])
+
+
+def events_words(sheet: Sheet, events: Sequence[ScoreEvent]) -> str:
+    """Score events in words: each player's points and the rule (``Ann +20 (penalty: ...)``)."""
+    say = sheet.rules.words.say
+    return ", ".join(f"{sheet.players[e.player]} {e.points:+d} ({say(e.rule)})" for e in events)
+
+
+def scored_alone(entry: Entry, events: Sequence[ScoreEvent]) -> bool:
+    """Whether a score entry scored for its player alone, said as its points (``+40``).
+
+    Otherwise (a penalty, a carte blanche paid by the opponents) each event is said
+    (:func:`events_words`).
+    """
+    return entry.kind == "score" and all(e.player == entry.player for e in events)
+
+
 def sheet_text(sheet: Sheet) -> str:
     """The entries, what each scored and which checks ran, each hand's points and the totals."""
     tally = sheet.tally()
     names = sheet.players
     lines = [f"{sheet.variant}: {', '.join(names)}"]
     for number, (entry, done) in enumerate(zip(sheet.entries, tally.entries, strict=True)):
-        if entry.kind == "score":
-            kind = sheet.kind(entry.name)
-            count = f" {entry.count}" if kind.per_card else ""
-            cards = f" {' '.join(entry.cards)}" if entry.cards else ""
-            points = sum(e.points for e in done.events)
-            said = f"{number:>3}  hand {done.hand + 1}  {names[entry.player]}: {kind.words}"
-            lines.append(f"{said}{count}{cards}  {points:+d}")
+        said = f"{number:>3}  hand {done.hand + 1}  {entry_words(sheet, entry)}"
+        if scored_alone(entry, done.events):
+            said += f"  {sum(e.points for e in done.events):+d}"
+        elif done.events:
+            said += f"  {events_words(sheet, done.events)}"
+        lines.append(said)
+        if done.checks:
             lines.append(f"       checked: {'; '.join(done.checks)}")
-        else:
-            extra = ", ".join(f"{names[e.player]} {e.points:+d} ({e.rule})" for e in done.events)
-            what = {"hand_end": "end of hand", "stock_gone": "the stock is gone"}.get(
-                entry.kind, f"trumps {entry.suit}"
-            )
-            if entry.kind == "penalty":
-                what = penalty_words(sheet, entry)
-            lines.append(
-                f"{number:>3}  hand {done.hand + 1}  {what}{'  ' + extra if extra else ''}"
-            )
     sides = _sides(sheet)
     for hand, scored in enumerate(tally.hands):
         lines.append(

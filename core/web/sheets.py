@@ -24,13 +24,13 @@ from bezique.errors import BeziqueError
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
 from bezique.sheet import MAX_ENTRIES, Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
-from bezique.sheet.render import penalty_words
+from bezique.sheet.render import entry_words
 from bezique.web.store import Store
 from bezique.web.tables import house_variant, token_hash
 
 MAX_TOKEN = 200
 """The longest edit token looked at (a longer one is wrong)."""
-KINDS = ("score", "trumps", "stock_gone", "hand_end")
+KINDS = ("score", "penalty", "trumps", "stock_gone", "hand_end")
 """The kinds of entry a page may send (the sheet file's)."""
 ENTRY_AT = re.compile(r"^entries\[(\d+)\]: ")
 """Where the library's refusal says the entry is."""
@@ -111,6 +111,9 @@ def entry_of(data: Any) -> Entry:
     fields.update({k: v for k, v in data.items() if k in ("player", "name", "cards", "count")})
     if kind == "trumps":
         fields = {"kind": kind, "suit": data.get("suit")}
+    elif kind == "penalty":
+        named = ("player", "name", "option", "claimant")
+        fields = {"kind": kind, **{k: v for k, v in data.items() if k in named}}
     elif kind != "score":
         fields = {"kind": kind}
     elif not fields.get("cards"):
@@ -180,7 +183,7 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
                 "number": number,
                 "hand": done.hand + 1,
                 "entry": entry.to_json(),
-                "words": _entry_words(sheet, entry),
+                "words": entry_words(sheet, entry),
                 "points": sum(e.points for e in done.events),
                 "scored": [
                     {
@@ -213,6 +216,10 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
             }
             for kind in sheet.kinds.values()
         ],
+        "penalties": [
+            {"name": offer.name, "points": offer.points, "options": list(offer.options)}
+            for offer in sheet.penalties()
+        ],
         "suits": list(rules.deck.suits),
         "entries": entries,
         "hands": tally.hands,
@@ -228,24 +235,6 @@ def _sides(sheet: Sheet) -> list[str]:
         " and ".join(n for seat, n in enumerate(sheet.players) if side_of[seat] == side)
         for side in range(max(side_of) + 1)
     ]
-
-
-def _entry_words(sheet: Sheet, entry: Entry) -> str:
-    if entry.kind == "hand_end":
-        return "end of hand"
-    if entry.kind == "stock_gone":
-        return "the stock is gone"
-    if entry.kind == "trumps":
-        return f"trumps: {entry.suit}"
-    if entry.kind == "penalty":
-        return penalty_words(sheet, entry)
-    kind = sheet.kind(entry.name)
-    said = f"{sheet.players[entry.player]}: {kind.words}"
-    if kind.per_card:
-        said += f" {entry.count}"
-    if entry.cards:
-        said += f" ({' '.join(entry.cards)})"
-    return said
 
 
 def download(sheet: Sheet, sheet_id: str, form: str) -> tuple[str, str, str]:

@@ -58,6 +58,7 @@ from bezique.plugins.ordinary.sheet import (
     bezique_sheet_declaration_problem as bezique_sheet_declaration_problem,
 )
 from bezique.plugins.ordinary.sheet import bezique_sheet_entries as bezique_sheet_entries
+from bezique.plugins.ordinary.sheet import bezique_sheet_scores as bezique_sheet_scores
 from bezique.plugins.ordinary.sheet import bezique_sheet_winner as bezique_sheet_winner
 from bezique.plugins.ordinary.sheet import declaration_problem
 

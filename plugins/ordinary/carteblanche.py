@@ -24,7 +24,8 @@ plays are listed first, ``declare carte_blanche`` after them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.engine.state import PLAY
@@ -124,13 +125,24 @@ def announce(state: GameState, player: int) -> list[ScoreEvent]:
 
 def scores(state: GameState, player: int, rule: str, shown: str) -> list[ScoreEvent]:
     """The points of a carte blanche: the holder's, less the opponent's under ``from_opponent``."""
-    section = tables(state).carte_blanche
+    return blank_scores(tables(state).carte_blanche, state.players, player, rule, shown)
+
+
+def blank_scores(
+    section: Mapping[str, Any], players: int, player: int, rule: str, shown: str
+) -> list[ScoreEvent]:
+    """A carte blanche's score events under the variant's ``carte_blanche`` ``section``.
+
+    ``player`` scores its points; under ``from_opponent`` each other seat of the
+    ``players`` pays them (S4's reading, A18).  ``rule`` and ``shown`` are the holder's
+    event's rule and detail.
+    """
     points = section["points"]
     events = [ScoreEvent(player, points, rule, shown)]
     if section["from_opponent"]:
         events.extend(
             ScoreEvent(other, -points, f"{CARTE_BLANCHE}.from_opponent", shown)
-            for other in range(state.players)
+            for other in range(players)
             if other != player
         )
     return events

@@ -334,6 +334,35 @@ def class_rule_words(card: str) -> str:
     )
 
 
+NEW_CARD_RULE = (
+    "every declaration needs at least one card never declared before "
+    "(declarations.new_card_required, S0)"
+)
+"""The one-new-card rule's refusal."""
+
+
+def needs_new_card(t: Tables, levels: Sequence[int]) -> bool:
+    """Whether the one-new-card rule bars cards of these class ``levels``: none is new (S0).
+
+    A card never declared has no level in any class; the rule holds only where the
+    variant says so (``declarations.new_card_required``).
+    """
+    return t.new_card_required and 0 not in levels
+
+
+def ladder_points(combo: Combination, levels: Sequence[int]) -> int:
+    """What ``combo`` scores declared with cards of these class ``levels`` (the bezique ladder).
+
+    Its table value, less the value of the double (or higher) of its class its cards
+    already reached, where the variant scores the difference
+    (``declarations.bezique_ladder: difference``, :attr:`Combination.taken_off`).
+    """
+    if not combo.taken_off:
+        return combo.points
+    reached = max((card_levels >> combo.shift) & 15 for card_levels in levels)
+    return combo.points - combo.taken_off[reached] if reached < combo.level else combo.points
+
+
 def grows_this_turn(
     first: list[int], combo: Combination, cards: tuple[int, ...], levels: list[int]
 ) -> bool:

@@ -23,10 +23,13 @@ from typing import TYPE_CHECKING, ClassVar
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.ordinary import carteblanche, sevens
 from bezique.plugins.ordinary.combinations import (
+    NEW_CARD_RULE,
     Combination,
     Tables,
     class_refusal,
     grows_this_turn,
+    ladder_points,
+    needs_new_card,
     raised_levels,
     tables_of,
 )
@@ -278,7 +281,7 @@ class OrdinaryDeclarations:
                 "in a lower combination of its class: declared together they score only once "
                 "(S0 footnote 3)"
             )
-        if t.new_card_required and 0 not in levels:
+        if needs_new_card(t, levels):
             pending = hand_state(state).pending[player]
             announced = bool(pending) and (combo.name, cards) in pending
             # An announcement, or a compound declaration, may lean on a card that was new
@@ -287,10 +290,7 @@ class OrdinaryDeclarations:
                 turn.first_declared
             ).isdisjoint(cards)
             if not announced and not renewed:
-                return (
-                    "every declaration needs at least one card never declared before "
-                    "(declarations.new_card_required, S0)"
-                )
+                return NEW_CARD_RULE
         return class_refusal(state, combo, cards, levels)
 
     def class_levels(
@@ -352,9 +352,7 @@ class OrdinaryDeclarations:
         """
         points = combo.points
         if combo.taken_off:  # bezique_ladder: difference
-            reached = max((state.levels[c] >> combo.shift) & 15 for c in cards)
-            if reached < combo.level:
-                points -= combo.taken_off[reached]
+            points = ladder_points(combo, [state.levels[c] for c in cards])
         if new_cards is None:
             new_cards = [c for c in cards if not state.levels[c]]
         turn = changing_turn(state)

@@ -5,7 +5,15 @@ functions the game uses (:func:`class_clash`, :func:`raised_levels`), never rest
 A declaration entered with its cards is checked against the player's earlier
 declarations of the hand: the cards form the combination under a trump suit that
 every one of them allows, and the class rule holds for some choice of the copies
-(a card already on the table is taken before a fresh copy, the packs' copies at most).
+(a card already on the table is taken before a fresh copy, the packs' copies at most),
+and, where the variant requires it and scores every declaration when it is made
+(``declarations.per_trick: several``), the one-new-card rule (:func:`needs_new_card`):
+some copy is fresh.  Where a combination may be announced and scored after a later
+trick, or declared with cards first declared after the same trick, the sheet cannot
+tell, and that rule is not checked.  A double or higher bezique built on a lower one
+scores as the game scores it (:func:`ladder_points`), and a carte blanche as the
+game's (:func:`~bezique.plugins.ordinary.carteblanche.blank_scores`): paid by each
+opponent where the variant says so.
 """
 
 from __future__ import annotations
@@ -13,12 +21,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from bezique.actions import ScoreEvent
 from bezique.hookspecs import SheetEntryKind, hookimpl
+from bezique.plugins.ordinary.carteblanche import CARTE_BLANCHE, blank_scores
 from bezique.plugins.ordinary.combinations import (
+    NEW_CARD_RULE,
     Combination,
     Tables,
     class_clash,
     class_rule_words,
+    ladder_points,
+    needs_new_card,
     raised_levels,
     tables_of,
 )
@@ -117,7 +130,35 @@ def declaration_problem(
             f"{shown} as {words} needs a trump suit that the player's earlier declarations "
             "of the hand rule out: one suit is trumps for the whole hand"
         )
-    return _class_problem(t, allowed[0], declared, name, faces) if class_rule else ""
+    return _class_problem(t, allowed[0], declared, name, faces)[0] if class_rule else ""
+
+
+@hookimpl
+def bezique_sheet_scores(
+    rules: Ruleset,
+    player: int,
+    name: str,
+    count: int,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    faces: tuple[int, ...],
+    trump: int,
+) -> list[ScoreEvent] | None:
+    """A carte blanche as the game scores it; a bezique built on a lower one, its ladder's."""
+    t = tables_of(rules)
+    if name == CARTE_BLANCHE and t.carte_blanche_on:
+        return blank_scores(t.carte_blanche, rules.players, player, CARTE_BLANCHE, "")
+    if not faces or not t.multiple_beziques:  # bezique_ladder: additive
+        return None
+    suits = range(len(t.deck.suits)) if trump < 0 else [trump]
+    for suit in suits:
+        combo = t.by_name_for(suit, name)
+        if combo is None or not combo.taken_off or not _forms(t, combo, faces):
+            continue
+        problem, levels = _class_problem(t, suit, declared, name, faces)
+        if not problem:
+            detail = " ".join(t.deck.face_text(f) for f in faces)
+            return [ScoreEvent(player, ladder_points(combo, levels), name, detail)]
+    return None
 
 
 def _forms(t: Tables, combo: Combination | None, faces: tuple[int, ...]) -> bool:
@@ -148,42 +189,79 @@ def _class_problem(
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
-) -> str:
-    """The class rule over the player's declarations of the hand, copies chosen as they allow."""
+) -> tuple[str, list[int]]:
+    """The class rule over the player's declarations of the hand, copies chosen as they allow.
+
+    Return the refusal (``""``: none) and the class levels the copies taken held before.
+    """
     copies: dict[int, list[int]] = {}
     for earlier, shown in declared:
         combo = t.by_name_for(trump, earlier)
         if combo is not None:
-            _lay(t, copies, combo, shown)
+            _place(t, copies, combo, shown)
     combo = t.by_name_for(trump, name)
     assert combo is not None  # _forms said so
-    if _lay(t, copies, combo, faces):
-        return ""
-    barred = next((f for f in faces if len(copies.get(f, ())) >= t.packs), faces[0])
-    return class_rule_words(t.deck.face_text(barred))
+    problem, levels = _place(t, copies, combo, faces)
+    if problem is None:
+        barred = next((f for f in faces if len(copies.get(f, ())) >= t.packs), faces[0])
+        return class_rule_words(t.deck.face_text(barred)), []
+    return problem, levels
+
+
+def _place(
+    t: Tables, copies: dict[int, list[int]], combo: Combination, faces: tuple[int, ...]
+) -> tuple[str | None, list[int]]:
+    """Lay ``faces`` as ``combo`` under the class rule and, where it is checked, the new card.
+
+    Return None (the class rule or the packs refuse), :data:`NEW_CARD_RULE` (no choice
+    of copies has a fresh one), or ``""`` with the levels the copies taken held before;
+    ``copies`` is changed only then.  A copy on the table is taken before a fresh one,
+    unless the one-new-card rule needs a fresh one (tried at each position in turn).
+    """
+    laid = _lay(t, copies, combo, faces)
+    if laid is None:
+        return None, []
+    if t.one_per_trick or t.compound or not needs_new_card(t, laid[0]):
+        copies.update(laid[1])
+        return "", laid[0]
+    for position in range(len(faces)):
+        fresh = _lay(t, copies, combo, faces, position)
+        if fresh is not None:
+            copies.update(fresh[1])
+            return "", fresh[0]
+    return NEW_CARD_RULE, []
 
 
 def _lay(
-    t: Tables, copies: dict[int, list[int]], combo: Combination, faces: tuple[int, ...]
-) -> bool:
+    t: Tables,
+    copies: dict[int, list[int]],
+    combo: Combination,
+    faces: tuple[int, ...],
+    fresh_at: int = -1,
+) -> tuple[list[int], dict[int, list[int]]] | None:
     """Lay ``faces`` on the table as ``combo``, if the class rule and the packs allow it.
 
     ``copies`` holds, for each face, the class levels of each copy on the table; each
     face takes a copy on the table that the class rule lets join ``combo``, else a fresh
-    copy while the packs hold one.  ``copies`` is changed only when the answer is true.
+    copy while the packs hold one (the face at ``fresh_at`` a fresh one in any case).
+    Return the levels the copies taken held before, and the faces' copies once laid
+    (``copies`` itself is not changed); None when the packs hold no copy to take.
     """
     laid = {face: list(copies.get(face, [])) for face in faces}
-    for face in faces:
+    before: list[int] = []
+    for position, face in enumerate(faces):
         levels = laid[face]
         free = [i for i, held in enumerate(levels) if class_clash(combo, [held]) < 0]
+        if position == fresh_at:
+            free = []
         if not free and len(levels) >= t.packs:
-            return False
+            return None
         if not free:
             levels.append(0)
             free = [len(levels) - 1]
+        before.append(levels[free[0]])
         levels[free[0]] = raised_levels(levels[free[0]], combo)
-    copies.update(laid)
-    return True
+    return before, laid
 
 
 @hookimpl

@@ -90,7 +90,8 @@ function entryWords(entry) {
 function showEntries() {
   $("entries").replaceChildren(...sheet.entries.map((entry) => {
     const signed = (n) => (n >= 0 ? "+" : "") + n;
-    const points = entry.entry.kind === "score" ? `  ${signed(entry.points)}`
+    const alone = entry.entry.kind === "score" && entry.scored.every((s) => s.side === entry.scored[0]?.side);
+    const points = alone ? `  ${signed(entry.points)}`
       : entry.scored.map((s) => `  ${s.side} ${signed(s.points)} (${s.words})`).join(",");
     const item = el("li", { "data-entry": entry.number },
       el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${points}` }));
@@ -116,6 +117,40 @@ function showForm() {
   if (name) $("name").value = name;
   $("suit").replaceChildren(...sheet.suits.map((s) => el("option", { value: s, text: `${SUITS[s] || ""} ${SUIT_NAMES[s] || s}` })));
   showKindFields();
+  showPenaltyForm();
+}
+
+const CLAIMS = { add: "added to the injured player's score", deduct: "taken off the offender's score" };
+
+function keepChoice(id, options) {
+  const kept = $(id).value;
+  $(id).replaceChildren(...options);
+  if (kept && options.some((o) => o.value === kept)) $(id).value = kept;
+}
+
+function showPenaltyForm() {
+  $("penalty-box").hidden = !sheet.penalties.length;
+  if (!sheet.penalties.length) return;
+  keepChoice("offender", sheet.players.map((name, n) => el("option", { value: n, text: name })));
+  keepChoice("penalty", sheet.penalties.map((offer, n) =>
+    el("option", { value: n, text: `${offer.name} (${offer.points})` })));
+  showPenaltyChoices();
+}
+
+function showPenaltyChoices() {
+  const offer = sheet.penalties[Number($("penalty").value)];
+  keepChoice("option", offer.options.map((o) => el("option", { value: o, text: CLAIMS[o] || o })));
+  const offender = Number($("offender").value);
+  const others = sheet.players.map((_, n) => n).filter((n) => sheet.side_of[n] !== sheet.side_of[offender]);
+  keepChoice("claimant", others.map((n) => el("option", { value: String(n), text: sheet.players[n] })));
+  $("claimant-box").hidden = sheet.players.length <= 2;
+}
+
+async function enterPenalty() {
+  const offer = sheet.penalties[Number($("penalty").value)];
+  const entry = { kind: "penalty", player: Number($("offender").value), name: offer.name, option: $("option").value };
+  if (sheet.players.length > 2) entry.claimant = Number($("claimant").value);
+  await send("entries", entry);
 }
 
 function show(view) {
@@ -216,6 +251,9 @@ async function openSheet() {
   $("hand-over").addEventListener("click", () => send("entries", { kind: "hand_end" }));
   $("trumps").addEventListener("click", () => send("entries", { kind: "trumps", suit: $("suit").value }));
   $("undo").addEventListener("click", () => { endFix(); send("undo"); });
+  $("offender").addEventListener("change", showPenaltyChoices);
+  $("penalty").addEventListener("change", showPenaltyChoices);
+  $("enter-penalty").addEventListener("click", enterPenalty);
 }
 
 document.addEventListener("DOMContentLoaded", () => {
