@@ -1,4 +1,4 @@
-"""bezique.rl: the action space, the observation array, PettingZoo and OpenSpiel (issue 33)."""
+"""bezique.rl: the action space, the observation array, PettingZoo and OpenSpiel."""
 
 from __future__ import annotations
 
@@ -343,16 +343,7 @@ def test_the_docs_observation_table_is_the_layouts():
 
 
 DOC_BLOCKS = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
-
-
-@pytest.mark.parametrize(
-    "block",
-    [pytest.param(b, marks=needs_openspiel) if "pyspiel" in b else b for b in DOC_BLOCKS],
-    ids=[f"block{n}" for n in range(len(DOC_BLOCKS))],
-)
-def test_the_docs_python_examples_run(block, capsys):
-    exec(compile(block, "docs/agents.md", "exec"), {})
-    assert capsys.readouterr().out.strip()
+"""The page's Python examples (tests/test_docs.py runs them, as every page's)."""
 
 
 def test_the_docs_show_the_space_the_pettingzoo_agent_and_the_ismcts_bot():
