@@ -69,6 +69,7 @@ def engine_hands(game: GameState) -> list[list[int]]:
     return hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "seeds"),
     [
