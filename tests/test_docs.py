@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -181,6 +181,11 @@ def runnable(language: str) -> list[Example]:
     return [e for e in examples(language) if e.not_run is None]
 
 
+def quick_unless_searching(examples: list[Example]) -> list[Any]:
+    """The examples as cases; one that plays a game with the search bot is left to the full run."""
+    return [pytest.param(e, marks=pytest.mark.slow) if "search:" in e.text else e for e in examples]
+
+
 def test_every_runnable_example_is_run_here() -> None:
     languages = {e.language for e in examples()}
     # a shell block is tagged sh, so the test below finds it
@@ -193,7 +198,9 @@ def test_every_runnable_example_is_run_here() -> None:
     assert len([e for e in blocks if e.not_run is None]) >= 3
 
 
-@pytest.mark.parametrize("example", runnable("python"), ids=lambda e: f"README.md:{e.line}")
+@pytest.mark.parametrize(
+    "example", quick_unless_searching(runnable("python")), ids=lambda e: f"README.md:{e.line}"
+)
 def test_readme_python_example_runs(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

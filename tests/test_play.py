@@ -512,6 +512,7 @@ def told(journal: Journal, state: GameState, action: Action) -> None:
     journal.after(state, moment)
 
 
+@pytest.mark.slow
 def test_the_journal_neither_copies_nor_changes_the_state(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -103,6 +103,7 @@ def always_wins(state: GameState, player: SearchPlayer, side: int, hand_no: int)
     return True
 
 
+@pytest.mark.slow
 def test_the_solver_never_loses_an_end_game_brute_force_shows_won() -> None:
     player = SearchPlayer("search")
     won = 0

@@ -389,6 +389,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("generated")
 
 
+@pytest.mark.slow
 @GENERATED
 @given(case=house_rule(), seed=st.integers(0, 2**16))
 def test_a_generated_house_rule_is_refused_at_its_keys_or_plays(
