@@ -152,6 +152,7 @@ def test_random_json_value(target: Path, value: Any) -> None:
     assert_clean(target, value)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(value=st.dictionaries(st.sampled_from(KEYS), JSON_VALUES, max_size=7))
 def test_random_values_under_record_keys(target: Path, value: dict[str, Any]) -> None:
