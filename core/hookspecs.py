@@ -26,7 +26,15 @@ when a variant is checked, then each moment of a game.
 Arguments, named exactly as below, that an implementation may take (any subset):
 
 ``state``
-    the :class:`bezique.game.GameState` (read it; change it only where the hook says).
+    the game's state, as the protocol :class:`bezique.hookstate.HookState` describes it:
+    the attributes a plugin reads, the changes it makes through the state's methods,
+    and the moves of the game it may call.  The kernel passes its
+    :class:`bezique.game.GameState`, which has all of them.  Read it; change it only
+    where the hook says.
+``rules``
+    the variant's rules, as the protocol :class:`bezique.hookstate.HookRules` describes
+    them (the kernel passes its :class:`bezique.rules.ruleset.Ruleset`); given to the
+    score sheet's hooks and to a declaring role, which have no game state.
 ``player``
     a seat number, ``0 .. players - 1``.
 ``action``
@@ -52,8 +60,7 @@ else:  # Python 3.10: the same protocol, before it moved to importlib.resources.
 
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
-    from bezique.game import GameState
-    from bezique.rules.ruleset import Ruleset
+    from bezique.hookstate import HookRules, HookState
 
 KeyPath = tuple[str | int, ...]
 """Where a value is in a variant's data: its keys and list indexes, outermost first."""
@@ -74,10 +81,10 @@ class DeclaringRole(Protocol):
     takes the game state, so one role serves every game of the ruleset.
     """
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: HookRules) -> None:
         """The role of ``rules``' variant."""
 
-    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+    def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """What ``player``, a trick's winner, may do before drawing, besides ending his turn.
 
         Declarations, announcements and the seven of trumps, for instance.  Asked once
@@ -87,16 +94,16 @@ class DeclaringRole(Protocol):
         """
         ...
 
-    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """Say why ``action`` (a card played, or a turn action) is not legal now.
 
-        Asked only when :meth:`GameState.apply` refuses an action, after the kernel's
+        Asked only when :meth:`bezique.game.GameState.apply` refuses an action, after the kernel's
         own reasons (the phase, a card not held), so it may be slow.  Return a sentence
         that names the rule, or ``None`` for the kernel's general refusal.
         """
         ...
 
-    def apply(self, state: GameState, player: int, action: Action) -> None:
+    def apply(self, state: HookState, player: int, action: Action) -> None:
         """Carry out ``action``, one of :meth:`turn_actions`' (score it, lay cards on the table)."""
         ...
 
@@ -269,7 +276,7 @@ def bezique_words(data: Mapping[str, Any]) -> Mapping[str, str] | None:
 
 
 @hookspec
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """Notify: a hand has been dealt (the turn-up turned), before anything scores.
 
     A plugin sets up what it keeps for the hand (its rows of open cards, its
@@ -279,7 +286,7 @@ def bezique_after_deal(state: GameState) -> None:
 
 
 @hookspec
-def bezique_deal_scores(state: GameState) -> list[ScoreEvent] | None:
+def bezique_deal_scores(state: HookState) -> list[ScoreEvent] | None:
     """Collect: the scores earned by the deal itself (a seven turned up, a carte blanche).
 
     Called once after each deal, after :func:`bezique_after_deal` and before
@@ -306,7 +313,7 @@ class Question(NamedTuple):
 
 
 @hookspec(firstresult=True)
-def bezique_hand_question(state: GameState) -> Question | None:
+def bezique_hand_question(state: HookState) -> Question | None:
     """Decide: the question a seat must answer now, before the hand's first lead, if any.
 
     Asked after each deal (after :func:`bezique_after_deal`, before
@@ -319,7 +326,7 @@ def bezique_hand_question(state: GameState) -> Question | None:
 
 @hookspec(firstresult=True)
 def bezique_answer(
-    state: GameState, player: int, question: str, answer: str
+    state: HookState, player: int, question: str, answer: str
 ) -> list[ScoreEvent] | None:
     """Decide: carry out ``player``'s ``answer`` (one of those listed) to ``question``.
 
@@ -333,7 +340,7 @@ def bezique_answer(
 
 
 @hookspec(firstresult=True)
-def bezique_play_options(state: GameState, player: int) -> Sequence[Action] | None:
+def bezique_play_options(state: HookState, player: int) -> Sequence[Action] | None:
     """Decide: what ``player``, the seat to play a card, may do now instead, if anything.
 
     Asked whenever the legal actions of the ``play`` phase are listed, and only if
@@ -347,7 +354,7 @@ def bezique_play_options(state: GameState, player: int) -> Sequence[Action] | No
 
 
 @hookspec(firstresult=True)
-def bezique_play_option(state: GameState, player: int, action: Action) -> list[ScoreEvent] | None:
+def bezique_play_option(state: HookState, player: int, action: Action) -> list[ScoreEvent] | None:
     """Decide: carry out ``action``, one of the options :func:`bezique_play_options` listed.
 
     The plugin that offered it records it (so that it is not offered again) and
@@ -360,7 +367,7 @@ def bezique_play_option(state: GameState, player: int, action: Action) -> list[S
 
 
 @hookspec(firstresult=True)
-def bezique_trick_winner(state: GameState, cards: list[int]) -> int | None:
+def bezique_trick_winner(state: HookState, cards: list[int]) -> int | None:
     """Decide: the position, in order of play, of the card that wins ``cards``.
 
     ``cards`` is the finished trick, the lead first.
@@ -368,7 +375,7 @@ def bezique_trick_winner(state: GameState, cards: list[int]) -> int | None:
 
 
 @hookspec(firstresult=True)
-def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
+def bezique_legal_plays(state: HookState, player: int, cards: list[int]) -> list[int] | None:
     """Decide: the cards ``player`` may play to the current trick.
 
     ``cards`` is everything in the player's hand; return a sub-list (the duties
@@ -399,7 +406,7 @@ def bezique_declaring_roles() -> Sequence[type[DeclaringRole]] | None:
 
 @hookspec
 def bezique_trick_scores(
-    state: GameState, winner: int, cards: list[int]
+    state: HookState, winner: int, cards: list[int]
 ) -> list[ScoreEvent] | None:
     """Collect: the scores earned by the finished trick ``cards`` won by ``winner``.
 
@@ -409,7 +416,7 @@ def bezique_trick_scores(
 
 
 @hookspec
-def bezique_after_trick(state: GameState, winner: int, cards: list[int]) -> None:
+def bezique_after_trick(state: HookState, winner: int, cards: list[int]) -> None:
     """Notify: the trick ``cards`` has been won by ``winner`` and scored.
 
     Called after :func:`bezique_trick_scores`, before the winner's turn; the
@@ -422,7 +429,7 @@ def bezique_after_trick(state: GameState, winner: int, cards: list[int]) -> None
 
 
 @hookspec
-def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreEvent] | None:
+def bezique_draw_scores(state: HookState, player: int, card: int) -> list[ScoreEvent] | None:
     """Collect: the scores earned as ``player`` draws ``card`` from the stock.
 
     Called after each card drawn after a trick, once the card is in the hand,
@@ -433,7 +440,7 @@ def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreE
 
 
 @hookspec
-def bezique_stock_exhausted(state: GameState) -> None:
+def bezique_stock_exhausted(state: HookState) -> None:
     """Notify: the last card of the stock (and the turn-up) has been drawn.
 
     The end-game begins: in the ordinary game the declared cards go back to the
@@ -445,7 +452,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
 
 
 @hookspec
-def bezique_hand_scores(state: GameState) -> list[ScoreEvent] | None:
+def bezique_hand_scores(state: HookState) -> list[ScoreEvent] | None:
     """Collect: the scores earned when the hand's last trick has been played."""
 
 
@@ -456,7 +463,7 @@ the brisques leave tied, A22e); the state's ``winner`` is then -1 with the game 
 
 
 @hookspec(firstresult=True)
-def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
+def bezique_game_winner(state: HookState, hand_over: bool) -> int | None:
     """Decide: the winner of the game if it is over now.
 
     Called after a score that brings a side to ``state.rules.target``
@@ -471,7 +478,7 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int | None:
 
 
 @hookspec
-def bezique_settlement(state: GameState) -> list[ScoreEvent] | None:
+def bezique_settlement(state: HookState) -> list[ScoreEvent] | None:
     """Collect: the scores settled once the game is won (a game bonus, a rubicon).
 
     Called once, when the game is over: ``state.winner`` is the winning side (-1 for a
@@ -485,7 +492,7 @@ def bezique_settlement(state: GameState) -> list[ScoreEvent] | None:
 
 
 @hookspec(firstresult=True)
-def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int | None:
+def bezique_next_declarer(state: HookState, player: int, declared: bool) -> int | None:
     """Decide: the seat that may declare next after ``player`` ends his turn, or ``-1``.
 
     Asked after a trick when its winner (then each seat this hook names) has
@@ -497,7 +504,7 @@ def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int 
 
 
 @hookspec(firstresult=True)
-def bezique_trick_players(state: GameState) -> list[int] | None:
+def bezique_trick_players(state: HookState) -> list[int] | None:
     """Decide: the seats that play the next trick, in order, the leader first.
 
     Asked before each trick once the stock is exhausted (the end-game), and only
@@ -540,7 +547,7 @@ class PhaseChoices(NamedTuple):
 
 
 @hookspec(firstresult=True)
-def bezique_table_action(state: GameState, action: Action) -> bool | None:
+def bezique_table_action(state: HookState, action: Action) -> bool | None:
     """Decide: carry out a table action (``irregular ...`` or ``claim ...``).
 
     Asked for every table action taken, in any phase but the game's end, whoever
@@ -552,7 +559,7 @@ def bezique_table_action(state: GameState, action: Action) -> bool | None:
 
 
 @hookspec(firstresult=True)
-def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
+def bezique_phase_choices(state: HookState) -> PhaseChoices | None:
     """Decide: the legal actions of a phase a plugin opened, and what play waits for.
 
     Asked in any phase but ``play``, ``turn`` and ``game_over``: a phase that a
@@ -562,7 +569,7 @@ def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
 
 
 @hookspec(firstresult=True)
-def bezique_wait_before_draw(state: GameState) -> bool | None:
+def bezique_wait_before_draw(state: HookState) -> bool | None:
     """Decide: whether the trick's winner ends his turn with ``draw`` though he has nothing to do.
 
     Asked only in a game at a real table (``state.at_table``: ``new_game(...,
@@ -575,7 +582,7 @@ def bezique_wait_before_draw(state: GameState) -> bool | None:
 
 
 @hookspec(firstresult=True)
-def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> list[int] | None:
+def bezique_adjust_plays(state: HookState, player: int, cards: list[int]) -> list[int] | None:
     """Decide (table hook): the cards ``player`` may play now, if not ``cards``.
 
     ``cards`` are those the rules allow (:func:`bezique_legal_plays`); return other
@@ -585,7 +592,7 @@ def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> lis
 
 
 @hookspec
-def bezique_before_play(state: GameState, player: int, card: int) -> None:
+def bezique_before_play(state: HookState, player: int, card: int) -> None:
     """Notify (table hook): ``player`` plays ``card``, which is still in his hand.
 
     Called before the card goes to the trick (so ``state.trick`` does not hold it).
@@ -593,7 +600,7 @@ def bezique_before_play(state: GameState, player: int, card: int) -> None:
 
 
 @hookspec(firstresult=True)
-def bezique_trick_owner(state: GameState, winner: int) -> int | None:
+def bezique_trick_owner(state: HookState, winner: int) -> int | None:
     """Decide (table hook): the seat that takes a trick ``winner`` won, if not he.
 
     The trick's scores go to that seat; ``winner`` still leads the next trick.
@@ -601,7 +608,7 @@ def bezique_trick_owner(state: GameState, winner: int) -> int | None:
 
 
 @hookspec(firstresult=True)
-def bezique_draw(state: GameState) -> str | None:
+def bezique_draw(state: HookState) -> str | None:
     """Decide (table hook): carry out the round of drawing after a trick, or hold it.
 
     Asked while cards can be drawn.  Return :data:`DRAWN` when the plugin drew (the
@@ -643,7 +650,7 @@ class SheetEntryKind(NamedTuple):
 
 
 @hookspec
-def bezique_sheet_entries(rules: Ruleset) -> Sequence[SheetEntryKind] | None:
+def bezique_sheet_entries(rules: HookRules) -> Sequence[SheetEntryKind] | None:
     """Collect: the entries of a score sheet this plugin scores (:mod:`bezique.sheet`).
 
     Asked of every plugin a game of the variant is played with, once per sheet.
@@ -656,7 +663,7 @@ def bezique_sheet_entries(rules: Ruleset) -> Sequence[SheetEntryKind] | None:
 
 @hookspec(firstresult=True)
 def bezique_sheet_declaration_problem(
-    rules: Ruleset,
+    rules: HookRules,
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
@@ -697,7 +704,7 @@ def bezique_sheet_scores(
 
 @hookspec(firstresult=True)
 def bezique_sheet_penalty(
-    rules: Ruleset, name: str, offender: int, claimant: int, option: str
+    rules: HookRules, name: str, offender: int, claimant: int, option: str
 ) -> list[ScoreEvent] | None:
     """Decide: the scores of the penalty ``name`` entered on a score sheet.
 
@@ -712,7 +719,7 @@ def bezique_sheet_penalty(
 
 @hookspec(firstresult=True)
 def bezique_sheet_winner(
-    rules: Ruleset, scores: Sequence[int], hand_over: bool, last_trick: int
+    rules: HookRules, scores: Sequence[int], hand_over: bool, last_trick: int
 ) -> int | None:
     """Decide: the side that has won a game on a score sheet at these ``scores``, if any.
 
@@ -725,7 +732,7 @@ def bezique_sheet_winner(
 
 @hookspec
 def bezique_sheet_hand_end(
-    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+    rules: HookRules, scores: Sequence[int], brisques: Sequence[int]
 ) -> list[ScoreEvent] | None:
     """Collect: the scores a score sheet adds at a hand's end, from the entries' totals.
 
@@ -737,7 +744,7 @@ def bezique_sheet_hand_end(
 
 @hookspec
 def bezique_sheet_settlement(
-    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+    rules: HookRules, scores: Sequence[int], winner: int, counted: int
 ) -> list[ScoreEvent] | None:
     """Collect: the scores a score sheet settles once the game is won by side ``winner``.
 

@@ -42,8 +42,8 @@ from typing import Any, ClassVar
 
 from bezique.actions import Kind
 from bezique.engine.state import PluginState
-from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, RuleProse, hookimpl
+from bezique.hookstate import HookRules, HookState
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
@@ -53,7 +53,6 @@ from bezique.plugins.ordinary import (
     tables,
     this_turn,
 )
-from bezique.rules.ruleset import Ruleset
 
 __all__ = ["GrandDeclarations", "GrandRecord", "record"]
 """The role other plugins may compose with, and the hand's record of declarations."""
@@ -86,12 +85,12 @@ class GrandRecord(PluginState):
         return {_KEY: {"declared": list(self.declared), "combos": combos}}
 
 
-def record(state: GameState) -> GrandRecord:
+def record(state: HookState) -> GrandRecord:
     """Return this hand's record of declarations (made at each deal)."""
     return state.plugin_state(_KEY, GrandRecord)
 
 
-def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]:
+def effective_levels(state: HookState, t: Tables, player: int) -> dict[int, int]:
     """Return, for each card of ``player`` in a combination that is whole, its levels.
 
     Four bits per class, as ``state.levels``: the highest level among the
@@ -110,7 +109,7 @@ def effective_levels(state: GameState, t: Tables, player: int) -> dict[int, int]
     return levels
 
 
-def refresh(state: GameState, t: Tables, player: int) -> None:
+def refresh(state: HookState, t: Tables, player: int) -> None:
     """Forget combinations with fewer than two unplayed cards; reset the table's levels."""
     held = state.held[player]
     combos = record(state).combos
@@ -128,7 +127,7 @@ def refresh(state: GameState, t: Tables, player: int) -> None:
 
 @hookimpl
 def bezique_sheet_declaration_problem(
-    rules: Ruleset,
+    rules: HookRules,
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
@@ -149,13 +148,13 @@ def bezique_requires() -> list[str]:
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """Start the hand's record of declarations."""
     state.set_plugin_state(_KEY, GrandRecord.empty(state.players))
 
 
 @hookimpl
-def bezique_after_trick(state: GameState, cards: list[int]) -> None:
+def bezique_after_trick(state: HookState, cards: list[int]) -> None:
     """A card played away breaks its combinations: their other cards are free again."""
     if not state.stock_left():
         return
@@ -185,16 +184,16 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     table_cards_apart: ClassVar[bool] = True
 
-    def declared_bits(self, state: GameState, player: int) -> int:
+    def declared_bits(self, state: HookState, player: int) -> int:
         """Every card declared this hand, whatever its combinations have become."""
         return state.deck.mask(record(state).declared)
 
-    def refuses_nothing(self, state: GameState, player: int) -> bool:
+    def refuses_nothing(self, state: HookState, player: int) -> bool:
         """Never: the record's rules (a broken combination's cards) are not in the levels."""
         return False
 
     def form_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
 
@@ -209,7 +208,7 @@ class GrandDeclarations(OrdinaryDeclarations):
         )
 
     def binding_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...]
     ) -> str | None:
         """The Grand class rule: whole combinations bind their cards, broken ones partly.
 
@@ -256,7 +255,7 @@ class GrandDeclarations(OrdinaryDeclarations):
         return None
 
     def new_card_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """Every declaration needs a card never declared this hand (declaring again included)."""
         t = self.tables
@@ -278,7 +277,7 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     def declare(
         self,
-        state: GameState,
+        state: HookState,
         player: int,
         combo: Combination,
         cards: tuple[int, ...],
@@ -294,7 +293,7 @@ class GrandDeclarations(OrdinaryDeclarations):
         super().declare(state, player, combo, cards, new)
 
 
-def _released(state: GameState, read: dict[int, int], shared: set[int], shift: int) -> bool:
+def _released(state: HookState, read: dict[int, int], shared: set[int], shift: int) -> bool:
     """Whether the rules read every card of ``shared`` lower in its class than it stands."""
     levels = state.levels
     return all((read[card] >> shift) & 15 < (levels[card] >> shift) & 15 for card in shared)

@@ -48,7 +48,7 @@ from bezique.hookspecs import KeyPath, Question, RuleProse, hookimpl
 from bezique.variant import load_fragment
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 __all__ = ["KEY", "QUESTION", "LiftState", "lift_state"]
 """What the plugin offers others: its state's key, its question's name, its state."""
@@ -101,13 +101,13 @@ class LiftState(PluginState):
         }
 
 
-def lift_state(state: GameState) -> LiftState | None:
+def lift_state(state: HookState) -> LiftState | None:
     """The hand's lift, or None when the variant's lift is off."""
     found = state.extra.get(KEY)
     return found if isinstance(found, LiftState) else None
 
 
-def _section(state: GameState) -> dict[str, Any]:
+def _section(state: HookState) -> dict[str, Any]:
     section: dict[str, Any] = state.rules.data[KEY]
     return section
 
@@ -143,7 +143,7 @@ def bezique_variant_problems(data: dict[str, Any]) -> list[tuple[KeyPath, str]]:
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """The dealer lifts his packet: its size is drawn from the range (the deal is as dealt)."""
     state.extra.pop(KEY, None)
     section = _section(state)
@@ -156,7 +156,7 @@ def bezique_after_deal(state: GameState) -> None:
 
 
 @hookimpl
-def bezique_hand_question(state: GameState) -> Question | None:
+def bezique_hand_question(state: HookState) -> Question | None:
     """Before the first lead: the guesser says how many cards the packet holds."""
     lift = lift_state(state)
     if lift is None or lift.guess is not None:
@@ -173,7 +173,7 @@ def bezique_hand_question(state: GameState) -> Question | None:
 
 @hookimpl
 def bezique_answer(
-    state: GameState, player: int, question: str, answer: str
+    state: HookState, player: int, question: str, answer: str
 ) -> list[ScoreEvent] | None:
     """The guess is given and the packet counted: the bonuses it earns."""
     lift = lift_state(state)

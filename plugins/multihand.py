@@ -35,8 +35,8 @@ from typing import Any
 
 from bezique.actions import Kind
 from bezique.engine.state import PluginState
-from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
+from bezique.hookstate import HookState
 from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
 from bezique.variant import load_fragment
 
@@ -44,7 +44,7 @@ __all__ = ["MultihandDeclarations", "is_second_double"]
 """The role other plugins may compose with, and the test of a second double bezique."""
 
 
-def is_second_double(state: GameState, combo: Combination, cards: tuple[int, ...]) -> bool:
+def is_second_double(state: HookState, combo: Combination, cards: tuple[int, ...]) -> bool:
     """Whether ``cards`` are a bezique used in a double plus a new one, declared as a double.
 
     The old queen and knave lie on the table at exactly the double's level of the
@@ -74,7 +74,7 @@ class MultihandDeclarations(OrdinaryDeclarations):
     """
 
     def class_levels(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...]
     ) -> list[int]:
         """The ordinary levels, the old pair of a second double bezique one lower in its class."""
         levels = super().class_levels(state, player, combo, cards)
@@ -84,12 +84,12 @@ class MultihandDeclarations(OrdinaryDeclarations):
         one = 1 << shift
         return [lv - one if (lv >> shift) & 15 == level else lv for lv in levels]
 
-    def refuses_nothing(self, state: GameState, player: int) -> bool:
+    def refuses_nothing(self, state: HookState, player: int) -> bool:
         """As the roles before: a second double only relaxes the class rule."""
         return super().refuses_nothing(state, player)
 
     def explain(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str:
         """The reason, with what a second double bezique takes when a double is refused."""
         reason = super().explain(state, player, combo, cards, kind)
@@ -135,7 +135,7 @@ class Duels(PluginState):
 
 
 @hookimpl
-def bezique_stock_exhausted(state: GameState) -> None:
+def bezique_stock_exhausted(state: HookState) -> None:
     """Pair the players for S0's four-hand end-game, then let the ordinary plugin go on.
 
     The first pair is the seat that won the stock's last trick (it leads next) and the
@@ -148,7 +148,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
 
 
 @hookimpl
-def bezique_trick_players(state: GameState) -> list[int] | None:
+def bezique_trick_players(state: HookState) -> list[int] | None:
     """In S0's duels, the two seats of the duel under way, its last trick's winner leading.
 
     The second pair's first lead goes to the last trick winner's partner, the

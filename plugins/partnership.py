@@ -36,8 +36,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.actions import Action, Kind
-from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, RuleProse, hookimpl
+from bezique.hookstate import HookState
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
@@ -62,7 +62,7 @@ PARTNERS_TABLE_DEFAULT: bool = declared_default(
 """``partnerships.partners_table`` when a variant leaves it out: the default its schema declares."""
 
 
-def _rules(state: GameState) -> dict[str, Any] | None:
+def _rules(state: HookState) -> dict[str, Any] | None:
     rules: dict[str, Any] | None = state.rules.data.get("partnerships")
     return rules
 
@@ -79,7 +79,7 @@ def bezique_requires() -> list[str]:
 
 
 @hookimpl
-def bezique_next_declarer(state: GameState, player: int, declared: bool) -> int | None:
+def bezique_next_declarer(state: HookState, player: int, declared: bool) -> int | None:
     """After the winner's turn, his partner's (S0: always; BIC-4: if the winner passed)."""
     rules = _rules(state)
     if rules is None:
@@ -107,7 +107,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
     listed).
     """
 
-    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+    def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """The turn of the roles before, plus the forms that take the partner's cards."""
         actions = super().turn_actions(state, player)
         if not self.declaring_now(state):
@@ -118,13 +118,13 @@ class PartnershipDeclarations(OrdinaryDeclarations):
             + self.table_declarations(state, player)
         )
 
-    def declaring_now(self, state: GameState) -> bool:
+    def declaring_now(self, state: HookState) -> bool:
         """Whether a declaration (not an announcement) may be made now: the stock lasts."""
         if not state.stock_left():
             return False
         return not (self.tables.one_per_trick and this_turn(state).scored)
 
-    def table_declarations(self, state: GameState, player: int) -> list[Action]:
+    def table_declarations(self, state: HookState, player: int) -> list[Action]:
         """BIC-4: combinations of the player's own cards and his partner's on the table.
 
         Empty unless ``partnerships.partners_table`` is on.  A double or triple bezique
@@ -151,7 +151,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
                     actions.setdefault(key, Action(Kind.DECLARE, cards, combo.name))
         return list(actions.values())
 
-    def shared_bezique_declarations(self, state: GameState, player: int) -> list[Action]:
+    def shared_bezique_declarations(self, state: HookState, player: int) -> list[Action]:
         """Double and triple beziques made of the partner's declared beziques and his own.
 
         Empty unless ``partnerships.shared_beziques`` is on (and asked only while a
@@ -175,7 +175,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
                     actions.setdefault(key, Action(Kind.DECLARE, cards, combo.name))
         return list(actions.values())
 
-    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """Explain a refused declaration that names a partner's cards; others as before."""
         if action.kind in (Kind.DECLARE, Kind.ANNOUNCE):
             partners = state.partners(player)
@@ -184,7 +184,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
                 return self.lent_refusal(state, player, action, lent)
         return super().refusal(state, player, action)
 
-    def lent_refusal(self, state: GameState, player: int, action: Action, lent: list[int]) -> str:
+    def lent_refusal(self, state: HookState, player: int, action: Action, lent: list[int]) -> str:
         """Why a declaration taking the partner's cards ``lent`` is refused."""
         rules = _rules(state) or {}
         combo = self.tables.combination(state, action.combo)
@@ -221,7 +221,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
             "that declaration is not legal now"
         )
 
-    def table_refusal(self, state: GameState, player: int, action: Action, lent: list[int]) -> str:
+    def table_refusal(self, state: HookState, player: int, action: Action, lent: list[int]) -> str:
         """Why a declaration with the partner's table cards ``lent`` is refused (BIC-4)."""
         combo = self.tables.combination(state, action.combo)
         if combo is None:
@@ -241,7 +241,7 @@ class PartnershipDeclarations(OrdinaryDeclarations):
 
 
 def _pooled_groups(
-    state: GameState, mine: list[int], theirs: list[int]
+    state: HookState, mine: list[int], theirs: list[int]
 ) -> dict[int, dict[int, list[int]]]:
     """The copy groups of the player's cards and the partner's, a partner's never with his.
 
@@ -256,7 +256,7 @@ def _pooled_groups(
     return groups
 
 
-def _lendable(state: GameState, player: int, combos: list[Combination]) -> list[int]:
+def _lendable(state: HookState, player: int, combos: list[Combination]) -> list[int]:
     """The partners' bezique cards on the table that have been declared in the beziques class."""
     if not combos:
         return []

@@ -45,12 +45,11 @@ from typing import Any
 
 from bezique.actions import Kind, ScoreEvent
 from bezique.engine.state import PluginState
-from bezique.game import GameState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
+from bezique.hookstate import HookRules, HookState
 from bezique.plugins.grand import GrandDeclarations
 from bezique.plugins.ordinary import Combination, offer_drawn, shown_at_deal, tables, tables_of
 from bezique.rules.english import value
-from bezique.rules.ruleset import Ruleset
 from bezique.variant import game_target, load_fragment
 
 __all__ = [
@@ -98,7 +97,7 @@ class RubiconHand(PluginState):
         return {_KEY: {"blank": list(self.blank), "ever": ever}}
 
 
-def rubicon_hand(state: GameState) -> RubiconHand:
+def rubicon_hand(state: HookState) -> RubiconHand:
     """Return this hand's :class:`RubiconHand`."""
     return state.plugin_state(_KEY, RubiconHand)
 
@@ -111,13 +110,13 @@ def _repeats(data: dict[str, Any]) -> bool:
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """Start the hand: nothing declared, no carte blanche rank drawn."""
     state.set_plugin_state(_KEY, RubiconHand([True] * state.players, {}))
 
 
 @hookimpl
-def bezique_draw_scores(state: GameState, player: int, card: int) -> list[ScoreEvent]:
+def bezique_draw_scores(state: HookState, player: int, card: int) -> list[ScoreEvent]:
     """A carte blanche shown at the deal is offered again for a drawn card of no barred rank.
 
     A barred rank drawn ends it.  Nothing scores here: the holder announces the card
@@ -171,7 +170,7 @@ class RubiconDeclarations(GrandDeclarations):
     """
 
     def form_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """The history's class rule first, then Grand's and the ordinary rules."""
         return self.history_refusal(state, combo, cards) or super().form_refusal(
@@ -179,7 +178,7 @@ class RubiconDeclarations(GrandDeclarations):
         )
 
     def history_refusal(
-        self, state: GameState, combo: Combination, cards: tuple[int, ...]
+        self, state: HookState, combo: Combination, cards: tuple[int, ...]
     ) -> str | None:
         """Why a card's earlier declarations in ``combo``'s class bar it (see the class)."""
         ever = rubicon_hand(state).ever
@@ -201,7 +200,7 @@ class RubiconDeclarations(GrandDeclarations):
         return None
 
     def class_levels(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...]
     ) -> list[int]:
         """The levels read, a married card taking a widow read as free in its class (WK-R).
 
@@ -216,7 +215,7 @@ class RubiconDeclarations(GrandDeclarations):
             return levels
         return [level & ~(15 << combo.shift) for level in levels]
 
-    def takes_a_widow(self, state: GameState, combo: Combination, cards: tuple[int, ...]) -> bool:
+    def takes_a_widow(self, state: HookState, combo: Combination, cards: tuple[int, ...]) -> bool:
         """Whether ``cards`` marry a widowed card under WK-R's re-pairing (R-C4)."""
         if not (
             state.rules.data["rubicon"]["repair_marriages"]
@@ -232,7 +231,7 @@ class RubiconDeclarations(GrandDeclarations):
         )
 
     def new_card_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """Grand's rule, but WK-R's re-paired marriage needs no card from the hand."""
         if (
@@ -244,7 +243,7 @@ class RubiconDeclarations(GrandDeclarations):
             return None
         return super().new_card_refusal(state, player, combo, cards, kind)
 
-    def declared_bits(self, state: GameState, player: int) -> int:
+    def declared_bits(self, state: HookState, player: int) -> int:
         """Grand's, less the cards WK-R's re-pairing may marry again without a new card."""
         declared = super().declared_bits(state, player)
         if not state.rules.data["rubicon"]["repair_marriages"]:
@@ -260,7 +259,7 @@ class RubiconDeclarations(GrandDeclarations):
 
     def declare(
         self,
-        state: GameState,
+        state: HookState,
         player: int,
         combo: Combination,
         cards: tuple[int, ...],
@@ -279,7 +278,7 @@ class RubiconDeclarations(GrandDeclarations):
 # ---------------------------------------------------------------------- the game's end
 
 
-def _brisques(state: GameState) -> list[int]:
+def _brisques(state: HookState) -> list[int]:
     """Per seat, the points of the brisques in the tricks he has won."""
     t = tables(state)
     return [t.brisque_points * sum(map(t.brisque.__getitem__, won)) for won in state.won]
@@ -294,13 +293,13 @@ def brisques_counted(totals: list[int], brisques: list[int], line: int) -> bool:
 
 
 @hookimpl
-def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
+def bezique_hand_scores(state: HookState) -> list[ScoreEvent]:
     """Both players' brisques, if they break a tie or save a rubicon (one counts: both do)."""
     return counted_brisques(state.rules, state.scores, _brisques(state))
 
 
 def counted_brisques(
-    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+    rules: HookRules, scores: Sequence[int], brisques: Sequence[int]
 ) -> list[ScoreEvent]:
     """The brisques' points (per seat) added at the game's end, if they count (R18)."""
     section = rules.data["rubicon"]
@@ -317,7 +316,7 @@ def counted_brisques(
 
 @hookimpl
 def bezique_sheet_hand_end(
-    rules: Ruleset, scores: Sequence[int], brisques: Sequence[int]
+    rules: HookRules, scores: Sequence[int], brisques: Sequence[int]
 ) -> list[ScoreEvent]:
     """A score sheet's brisques (cards per seat), counted as the game counts them."""
     points = tables_of(rules).brisque_points
@@ -370,7 +369,7 @@ def settle(winner: int, loser: int, counted: int, rules: dict[str, Any]) -> Sett
 
 
 @hookimpl
-def bezique_settlement(state: GameState) -> list[ScoreEvent]:
+def bezique_settlement(state: HookState) -> list[ScoreEvent]:
     """The Rubicon settlement of the game won (nothing for a drawn game, A22e)."""
     counted = sum(e.points for e in state.events if e.rule == "brisques")
     return settlement(state.rules, state.scores, state.winner, counted)
@@ -378,14 +377,14 @@ def bezique_settlement(state: GameState) -> list[ScoreEvent]:
 
 @hookimpl
 def bezique_sheet_settlement(
-    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+    rules: HookRules, scores: Sequence[int], winner: int, counted: int
 ) -> list[ScoreEvent]:
     """A score sheet's settlement, as the game's (:func:`settlement`)."""
     return settlement(rules, scores, winner, counted)
 
 
 def settlement(
-    rules: Ruleset, scores: Sequence[int], winner: int, counted: int
+    rules: HookRules, scores: Sequence[int], winner: int, counted: int
 ) -> list[ScoreEvent]:
     """The settlement of totals ``scores`` won by ``winner`` (none if -1); ``counted``: brisques."""
     if winner < 0:

@@ -1,4 +1,4 @@
-"""The quick run's choice of variants (``pytest -m "not slow"``), and the web tests' fixtures.
+"""The quick run's choice of variants (``pytest -m "not slow"``), and shared fixtures.
 
 A test parametrized over the registered variants (by name, or by file) runs, in the quick
 run, only for a few of them: the ordinary game and as few others as name every plugin a
@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from bezique.rules import ruleset
 from bezique.rules.ruleset import ruleset_for
-from bezique.variant import variant_summaries
+from bezique.variant import registry, variant_summaries
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -74,6 +75,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         else:
             kept[key] = kept.get(key, 0) + 1
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Plugins a test registers are forgotten after it (and no plugin is blocked during it)."""
+    monkeypatch.setattr(registry, "_discovery", None)
+    monkeypatch.setattr(registry, "_added", {})
+    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
+    monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
+    yield
 
 
 @pytest.fixture

@@ -157,6 +157,7 @@ def test_action_text_round_trip_in_random_states() -> None:
             assert state.parse_action(text) == action, f"{text!r} does not read back"
 
 
+@pytest.mark.slow
 def test_applying_the_text_equals_applying_the_action() -> None:
     for state in random_states(range(4), 9):
         for action in state.legal_actions():

@@ -318,6 +318,7 @@ def test_the_rule_differences_of_the_page_read_left_aligned(small: Any) -> None:
 # ------------------------------------------------------------------ processes, Ctrl-C
 
 
+@pytest.mark.slow
 def test_jobs_give_the_result_of_one_process(small: Any) -> None:
     spread = compare(VARIANTS, GAMES, SEED, players="random", jobs=2)
     assert spread.result == small.result
@@ -343,6 +344,7 @@ def default_sigint() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_a_terminal_reports_the_games_finished(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     command = (

@@ -165,6 +165,7 @@ def test_random_games_default_rules(seed: int) -> None:
     assert simulate(None, seed, DEFAULT_HANDS_PER_SEED) >= DEFAULT_HANDS_PER_SEED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("switch", sorted(SWITCHES))
 def test_random_games_with_switches(switch: str) -> None:
     overrides = SWITCHES[switch]

@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -210,6 +210,11 @@ def runnable(language: str) -> list[Example]:
     return [e for e in examples(language) if e.not_run is None]
 
 
+def quick_unless_searching(examples: list[Example]) -> list[Any]:
+    """The examples as cases; one that plays a game with the search bot is left to the full run."""
+    return [pytest.param(e, marks=pytest.mark.slow) if "search:" in e.text else e for e in examples]
+
+
 def test_every_runnable_example_is_run_here() -> None:
     languages = {e.language for e in examples()}
     # a shell block is tagged sh (a script) or console ($ commands), so a test below finds it
@@ -233,7 +238,7 @@ def test_every_page_the_readme_links_to_is_there() -> None:
     assert not missing, missing
 
 
-@pytest.mark.parametrize("example", runnable("python"), ids=str)
+@pytest.mark.parametrize("example", quick_unless_searching(runnable("python")), ids=str)
 def test_python_example_runs(
     example: Example, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -586,6 +586,7 @@ def fits(
     return True
 
 
+@pytest.mark.slow
 def test_legal_declarations_match_the_oracle() -> None:
     rng = random.Random(2024)
     rows = load_variant("grand").data["declarations"]["combinations"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,18 +26,10 @@ from bezique.errors import BeziqueError, IllegalActionError, PluginHookError
 from bezique.game import PLAY, GameState, from_json, new_game
 from bezique.hookspecs import GAME_HOOKS, NOTIFY, PhaseChoices, Question, hookimpl
 from bezique.records.record import record_of, replay
-from bezique.rules import ruleset
 from bezique.variant import registry
 
-
-@pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Plugins registered by a test are forgotten after it."""
-    monkeypatch.setattr(registry, "_discovery", None)
-    monkeypatch.setattr(registry, "_added", {})
-    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
-    monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
-    yield
+# Plugins registered by a test are forgotten after it (the fixture is conftest's).
+pytestmark = pytest.mark.usefixtures("fresh_registry")
 
 
 FAULT_PHASE = "fault_phase"

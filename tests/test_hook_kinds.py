@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -18,21 +17,14 @@ from bezique.actions import ScoreEvent
 from bezique.errors import PluginError, PluginHookError
 from bezique.game import GameState, new_game
 from bezique.hookspecs import hookimpl
-from bezique.rules import ruleset
 from bezique.testing import points_by_rule, scenario
 from bezique.variant import registry
 
 BUILT_INS = {"ordinary", "grand", "polish", "multihand", "partnership"}
 
 
-@pytest.fixture(autouse=True)
-def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Plugins registered by a test are forgotten after it."""
-    monkeypatch.setattr(registry, "_discovery", None)
-    monkeypatch.setattr(registry, "_added", {})
-    monkeypatch.setattr(ruleset, "_REGISTERED", type(ruleset._REGISTERED)())
-    monkeypatch.delenv(registry.BLOCK_ENV, raising=False)
-    yield
+# Plugins registered by a test are forgotten after it (the fixture is conftest's).
+pytestmark = pytest.mark.usefixtures("fresh_registry")
 
 
 def house(tmp_path: Path, *plugins: str, extends: str = "ordinary", extra: str = "") -> str:

@@ -102,6 +102,7 @@ def mutated_ordinary(draw: st.DrawFn) -> str:
     return "".join(lines)
 
 
+@pytest.mark.slow
 @FUZZ_ORDINARY
 @given(text=mutated_ordinary())
 def test_mutated_ordinary(target: Path, text: str) -> None:
@@ -130,6 +131,7 @@ def dump(data: Any) -> str:
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=NESTED)
 def test_random_nested_data(target: Path, data: Any) -> None:
@@ -158,6 +160,7 @@ def replace_at(data: Any, path: tuple[Any, ...], value: Any) -> Any:
     return result
 
 
+@pytest.mark.slow
 @FUZZ_ORDINARY
 @given(path=st.sampled_from(ORDINARY_PATHS), value=NESTED)
 def test_ordinary_with_one_value_replaced(target: Path, path: tuple[Any, ...], value: Any) -> None:

@@ -110,6 +110,7 @@ def test_a_whole_hand_typed_at_the_terminal_replays_with_the_scores_shown(tmp_pa
     assert f"game: seat 0: {game[1]}, seat 1: {game[2]}\n" in out
 
 
+@pytest.mark.slow
 def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--against", "random", "--seed", "3", "--save", "g.json", colour=True)
     first = screen(child)
@@ -135,6 +136,7 @@ def test_an_illegal_entry_is_refused_with_its_rule_and_the_game_unchanged(tmp_pa
     assert "variant ordinary: 1 actions replayed\n" in replayed(tmp_path, "g.json")  # the lead
 
 
+@pytest.mark.slow
 def test_undo_takes_back_the_last_move_and_the_bots_after_it(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
     first = screen(child)  # the bot has led
@@ -164,6 +166,7 @@ def test_undo_takes_back_the_last_move_and_the_bots_after_it(tmp_path: Path) -> 
     assert played(replayed(tmp_path, "g.json")) == 1
 
 
+@pytest.mark.slow
 def test_quit_only_as_the_whole_entry(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--against", "random", "--seed", "3", "--save", "g.json")
     first = screen(child)
@@ -177,6 +180,7 @@ def test_quit_only_as_the_whole_entry(tmp_path: Path) -> None:
     assert "saved in g.json" in said
 
 
+@pytest.mark.slow
 def test_a_narrow_terminal_shows_no_line_wider_than_it(tmp_path: Path) -> None:
     child = spawn(
         tmp_path, "--against", "heuristic", "--seed", "4", "--save", "g.json", dimensions=(24, 20)
@@ -193,6 +197,7 @@ def test_a_narrow_terminal_shows_no_line_wider_than_it(tmp_path: Path) -> None:
     assert re.search(r"seat 1 \(heuristic\) ?\r {18,19}\r", "\n".join(shown))  # cut to fit
 
 
+@pytest.mark.slow
 def test_a_terminal_shows_a_bot_thinking_then_erases_it(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--against", "heuristic", "--seed", "3", "--save", "g.json")
     first = screen(child)  # the bot leads first
@@ -227,6 +232,7 @@ def test_no_screen_of_a_whole_game_shows_a_key(variant: str, tmp_path: Path) -> 
 PREFIXES = ("class", "phase", "action", "rule")
 
 
+@pytest.mark.slow
 def test_quit_then_resume_continues_at_the_same_position(tmp_path: Path) -> None:
     child = spawn(tmp_path, "--against", "random", "--seed", "5", "--save", "game.json")
     screen(child)
@@ -506,6 +512,7 @@ def told(journal: Journal, state: GameState, action: Action) -> None:
     journal.after(state, moment)
 
 
+@pytest.mark.slow
 def test_the_journal_neither_copies_nor_changes_the_state(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

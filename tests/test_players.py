@@ -139,6 +139,7 @@ def test_search_plays_a_whole_game_of_every_variant(variant: str) -> None:
     assert played.is_over()
 
 
+@pytest.mark.slow
 def test_seeded_bots_play_the_same_game_twice() -> None:
     def game() -> list[Action]:
         state = new_game("grand", seed=8, overrides={"game": {"target": 600}})

@@ -145,12 +145,14 @@ JSON_VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @FUZZ
 @given(value=JSON_VALUES)
 def test_random_json_value(target: Path, value: Any) -> None:
     assert_clean(target, value)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(value=st.dictionaries(st.sampled_from(KEYS), JSON_VALUES, max_size=7))
 def test_random_values_under_record_keys(target: Path, value: dict[str, Any]) -> None:
@@ -305,6 +307,7 @@ TEXT_EDITS = [
 ]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     record=mutated_record(),
@@ -365,6 +368,7 @@ def tampered_state(draw: st.DrawFn) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=tampered_state())
 def test_tampered_states(data: dict[str, Any]) -> None:
@@ -408,12 +412,14 @@ def test_a_saved_game_with_the_referee_turned_on_is_replayed_under_the_referee()
         from_json(short)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(record=mutated_record())
 def test_mutated_records(target: Path, record: dict[str, Any]) -> None:
     assert_clean(target, record)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(record=mutated_record(), cut=st.integers(0, 400))
 def test_mutated_record_text_cut_short(target: Path, record: dict[str, Any], cut: int) -> None:

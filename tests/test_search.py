@@ -103,6 +103,7 @@ def always_wins(state: GameState, player: SearchPlayer, side: int, hand_no: int)
     return True
 
 
+@pytest.mark.slow
 def test_the_solver_never_loses_an_end_game_brute_force_shows_won() -> None:
     player = SearchPlayer("search")
     won = 0
@@ -132,6 +133,7 @@ def test_the_solver_values_an_end_game_as_brute_force_does(variant: str, seed: i
         assert action in state.legal_actions()
 
 
+@pytest.mark.slow
 def test_a_seeded_search_is_deterministic() -> None:
     state = new_game("ordinary", seed=12)
     rng = random.Random(0)

@@ -71,6 +71,7 @@ def engine_hands(game: GameState) -> list[list[int]]:
     return hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "seeds"),
     [

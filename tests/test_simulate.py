@@ -254,6 +254,7 @@ def test_no_progress_without_rich(
 SIMULATE_MANY = ("--games", "100000", "--seed", "5", "--json")
 
 
+@pytest.mark.slow
 def test_ctrl_c_reports_and_keeps_the_games_finished(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     child = subprocess.Popen(

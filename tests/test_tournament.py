@@ -287,6 +287,7 @@ def test_the_tables_line_up(capsys: pytest.CaptureFixture[str], short_variant: s
     assert "anchor: random#1 = 0" in out
 
 
+@pytest.mark.slow
 def test_json_is_one_document_and_jobs_2_gives_the_same(
     capsys: pytest.CaptureFixture[str], short_variant: str
 ) -> None:

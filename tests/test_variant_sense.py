@@ -389,6 +389,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("generated")
 
 
+@pytest.mark.slow
 @GENERATED
 @given(case=house_rule(), seed=st.integers(0, 2**16))
 def test_a_generated_house_rule_is_refused_at_its_keys_or_plays(
@@ -415,6 +416,7 @@ def test_a_generated_house_rule_is_refused_at_its_keys_or_plays(
     assert stats["games"] == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["turn_up", "first_marriage"])
 def test_every_deal_geometry_is_refused_at_its_keys_or_plays_a_hand(mode: str) -> None:
     # Packs x players x hand size, one packet: the pack must hold the hands and one card

@@ -462,6 +462,7 @@ def test_a_reload_and_a_killed_server_resume_the_game_unchanged(browser, tmp_pat
 # --------------------------------------------------------------------------- refusals
 
 
+@pytest.mark.slow
 def test_an_illegal_move_typed_is_refused_in_the_rules_words(context, server):
     page = context.new_page()
     seat = Seat(page)
@@ -498,6 +499,7 @@ def finished_record() -> dict[str, Any]:
     return record_of(state, {"players": ["north", "south"]})
 
 
+@pytest.mark.slow
 def test_the_pages_request_nothing_from_outside_the_server(context, server):
     page = context.new_page()
     asked: list[str] = []
@@ -564,6 +566,7 @@ def socket_exchange(server: WebServer, table: str, *messages: str) -> list[dict[
     return answers
 
 
+@pytest.mark.slow
 def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
     made = server.new_table(
         variant="ordinary", seed=SEED, seats=[{"kind": "human"}, {"kind": "human"}]
@@ -635,6 +638,7 @@ def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
 SCRIPT = "<script>alert(1)</script>"
 
 
+@pytest.mark.slow
 def test_a_script_for_a_name_or_a_title_shows_as_text(context, server, dialogs):
     page = context.new_page()
     seat = Seat(page)
@@ -666,6 +670,7 @@ def mid_hand(view: dict[str, Any]) -> bool:
     return seen["stock"] <= 36 and bool(view["scores"]["events"]) and bool(seen["trick"])
 
 
+@pytest.mark.slow
 def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
     for name, viewport in (("table-phone.png", PHONE), ("table-desktop.png", DESKTOP)):
         made = browser.new_context(

@@ -62,6 +62,7 @@ def test_a_small_run_plays_every_game_to_its_end_and_finds_it_stored(
     assert list(scratch.iterdir()) == [] and list(here.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

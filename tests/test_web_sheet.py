@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 from starlette.testclient import TestClient
 from webserver import WebServer
@@ -222,6 +223,7 @@ def test_an_older_store_gains_the_sheets_table(db: str) -> None:
         assert again.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+@pytest.mark.slow
 def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
     """A sheet made, scores entered, fixed and undone by taps on a 375-pixel page; totals read."""
     server = WebServer(tmp_path / "tables.sqlite").start()

@@ -1,80 +1,21 @@
 """What plugins keep in a game state: their typed state of a hand and of a turn.
 
-:class:`PluginState` is the base of a plugin's own typed state; :class:`PluginStates`
-holds the methods a game state (:class:`~bezique.engine.state.StateData`) offers plugins to keep
-and read theirs; :class:`TurnState` is the turn under way, which holds what plugins keep
-for one turn.  The helpers at the end copy and write them for the state's one table of
-fields (:data:`bezique.engine.state.FIELDS`).
+:class:`PluginStates` holds the methods a game state
+(:class:`~bezique.engine.state.StateData`) offers plugins to keep and read their
+:class:`~bezique.hookstate.PluginState` (for a hand) and what they keep in the
+:class:`~bezique.hookstate.TurnState` under way (for one turn); those value types are
+:mod:`bezique.hookstate`'s, beside the protocol of the state the hooks see.  The helpers
+at the end copy and write them for the state's one table of fields
+(:data:`bezique.engine.state.FIELDS`).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
 from typing import Any, TypeVar
 
-_P = TypeVar("_P", bound="PluginState")
+from bezique.hookstate import NO_TURN, PluginState, TurnState
+
 _T = TypeVar("_T")
-
-
-class TurnState:
-    """The turn under way: what plugins keep for it (see :meth:`PluginStates.set_turn_state`).
-
-    The kernel makes a new one when a turn opens and sets :data:`NO_TURN` between turns,
-    so whatever a plugin keeps here lasts exactly one turn.
-    """
-
-    __slots__ = ("plugins",)
-
-    def __init__(self) -> None:
-        """Start an empty turn."""
-        self.plugins: dict[str, PluginState] = {}
-        """What plugins keep for this turn only, by key."""
-
-
-NO_TURN = TurnState()
-"""The (never changed) turn state between turns."""
-
-
-class PluginState:
-    """Base of the typed state a plugin keeps for a hand, kept in ``state.extra``.
-
-    A plugin subclasses it (a dataclass, say) for what it keeps between actions,
-    stores an instance with :meth:`PluginStates.set_plugin_state` (at the deal) and reads
-    it with :meth:`PluginStates.plugin_state`.  The state's one table of fields copies
-    it with :meth:`copy` in ``clone`` and writes it with :meth:`to_json`
-    in ``to_json`` (so equality and the checks of a saved state read it
-    too); a saved state is rebuilt by replaying its history, so nothing reads it back.
-    """
-
-    def copy(self: _P) -> _P:
-        """Return an independent copy (for ``clone``)."""
-        raise NotImplementedError
-
-    def to_json(self) -> dict[str, Any]:
-        """Return its saved form: keys of the saved state's ``extra`` mapping, JSON values."""
-        raise NotImplementedError
-
-    @property
-    def places(self) -> dict[str, list[int]]:
-        """Cards it keeps face up outside hands, tricks and stock, by place (none)."""
-        return {}
-
-    def seen_by(self: _P, seat: int) -> _P:
-        """What ``seat`` may see of it, for a player's view: a copy, its hidden parts blanked.
-
-        All of it by default; a plugin that keeps something a seat may not see (a
-        packet's size nobody has counted) overrides this and :meth:`in_world`.
-        """
-        return self.copy()
-
-    def in_world(self: _P, data: Mapping[str, Any], rng: random.Random) -> _P:
-        """A copy for a world a bot samples from a view.
-
-        The parts :meth:`seen_by` blanked are drawn at random as the variant's ``data``
-        allows (all of it is seen by default).
-        """
-        return self.copy()
 
 
 class PluginStates:

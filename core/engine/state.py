@@ -6,7 +6,7 @@ table through, and :data:`FIELDS`, the one table of fields that drives
 :meth:`~StateData.clone`, :meth:`~StateData.to_json`, the key checks of
 :func:`bezique.game.from_json` and equality.  Below it are the value types of a
 turn and of what plugins keep (:class:`TurnState`, :data:`NO_TURN`, :class:`PluginState`,
-from :mod:`bezique.engine.pluginstate`) and the phases.
+from :mod:`bezique.hookstate`) and the phases.
 """
 
 from __future__ import annotations
@@ -19,10 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from bezique import __version__
 from bezique.actions import Action, ScoreEvent
 from bezique.engine.pluginstate import (
-    NO_TURN,
-    PluginState,
     PluginStates,
-    TurnState,
     copy_extra,
     copy_turn,
     json_copy,
@@ -31,6 +28,7 @@ from bezique.engine.pluginstate import (
 )
 from bezique.engine.tricks import Trick, write_tricks
 from bezique.hookspecs import DRAWN_GAME
+from bezique.hookstate import NO_TURN, PluginState, TurnState
 from bezique.rules.pinned import variant_digest
 
 __all__ = [

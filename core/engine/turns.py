@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bezique.actions import END_TURN, TABLE_KINDS, Action, Kind
-from bezique.engine.pluginstate import NO_TURN, TurnState
 from bezique.engine.state import TURN
 from bezique.engine.stock import Stock
+from bezique.hookstate import NO_TURN, TurnState
 
 
 class Turns(Stock):

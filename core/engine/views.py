@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bezique.engine.notation import Notation
-from bezique.engine.pluginstate import NO_TURN, PluginState, TurnState
 from bezique.engine.questions import Questions
 from bezique.engine.state import (
     FIELDS,
@@ -25,6 +24,7 @@ from bezique.engine.state import (
     StateData,
 )
 from bezique.engine.tricks import hand_tricks
+from bezique.hookstate import NO_TURN, PluginState, TurnState
 
 if TYPE_CHECKING:
     from bezique.actions import Action

@@ -23,11 +23,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from bezique.engine.pluginstate import PluginState
 from bezique.engine.state import RandomSource
 from bezique.engine.views import SHARED_FIELDS, View, view_state
 from bezique.errors import PlayerError
 from bezique.game import GameState
+from bezique.hookstate import PluginState
 
 if TYPE_CHECKING:
     from bezique.rules.ruleset import Ruleset

@@ -8,8 +8,9 @@ are listed, *notify* hooks tell every plugin and return nothing.
 them into one plain function of positional arguments; the protocols below are
 what the kernel sees of each resolved hook (and of the declaring role), so its calls
 are type-checked.  The kernel calls them with its game state; they take it as the
-engine's parts know it (:class:`~bezique.engine.state.StateData`), and the plugins'
-implementations read it as the :class:`~bezique.game.GameState` it is.
+engine's parts know it, by its data (:class:`~bezique.hookstate.HookStateData`, which
+:class:`~bezique.engine.state.StateData` has), and the plugins' implementations read it
+as the :class:`~bezique.hookstate.HookState` it is (a :class:`~bezique.game.GameState`).
 
 Each implementation is bound with its plugin's registered name: an exception it
 raises (other than a :class:`~bezique.errors.BeziqueError`, which a plugin raises on
@@ -36,8 +37,8 @@ from bezique.variant.registry import known_plugins
 
 if TYPE_CHECKING:
     from bezique.actions import Action, ScoreEvent
-    from bezique.engine.state import StateData
     from bezique.hookspecs import PhaseChoices, Question
+    from bezique.hookstate import HookStateData
 
 HookFunction = Callable[..., Any]
 """A hook implementation as pluggy holds it: the kernel calls it only through the facade."""
@@ -49,21 +50,21 @@ class ScoresOf(Protocol):
     None counts as no events (one plugin's answer is passed on as it is).
     """
 
-    def __call__(self, state: StateData, /) -> list[ScoreEvent] | None:
+    def __call__(self, state: HookStateData, /) -> list[ScoreEvent] | None:
         """The score events of every plugin, in the order the plugins are listed."""
 
 
 class Notify(Protocol):
     """A resolved notify hook of the state alone: every plugin is told."""
 
-    def __call__(self, state: StateData, /) -> None:
+    def __call__(self, state: HookStateData, /) -> None:
         """Tell every plugin."""
 
 
 class HandQuestion(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_hand_question`."""
 
-    def __call__(self, state: StateData, /) -> Question | None:
+    def __call__(self, state: HookStateData, /) -> Question | None:
         """The question a seat must answer before the first lead, or None."""
 
 
@@ -71,7 +72,7 @@ class Answer(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_answer`."""
 
     def __call__(
-        self, state: StateData, player: int, question: str, answer: str, /
+        self, state: HookStateData, player: int, question: str, answer: str, /
     ) -> list[ScoreEvent] | None:
         """Carry out the answer; its score events, or None when no plugin takes it."""
 
@@ -79,28 +80,30 @@ class Answer(Protocol):
 class PlayOptions(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_play_options`."""
 
-    def __call__(self, state: StateData, player: int, /) -> Sequence[Action] | None:
+    def __call__(self, state: HookStateData, player: int, /) -> Sequence[Action] | None:
         """What the seat to play may do instead of playing a card, or None."""
 
 
 class PlayOption(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_play_option`."""
 
-    def __call__(self, state: StateData, player: int, action: Action, /) -> list[ScoreEvent] | None:
+    def __call__(
+        self, state: HookStateData, player: int, action: Action, /
+    ) -> list[ScoreEvent] | None:
         """Carry out the option; its score events, or None when no plugin takes it."""
 
 
 class TrickWinner(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_trick_winner`."""
 
-    def __call__(self, state: StateData, cards: list[int], /) -> int:
+    def __call__(self, state: HookStateData, cards: list[int], /) -> int:
         """The position, in order of play, of the card that wins ``cards``."""
 
 
 class LegalPlays(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_legal_plays`."""
 
-    def __call__(self, state: StateData, player: int, cards: list[int], /) -> list[int]:
+    def __call__(self, state: HookStateData, player: int, cards: list[int], /) -> list[int]:
         """The cards of ``cards`` that ``player`` may play."""
 
 
@@ -108,7 +111,7 @@ class TrickScores(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_trick_scores`."""
 
     def __call__(
-        self, state: StateData, winner: int, cards: list[int], /
+        self, state: HookStateData, winner: int, cards: list[int], /
     ) -> list[ScoreEvent] | None:
         """Every plugin's score events for the trick."""
 
@@ -116,77 +119,77 @@ class TrickScores(Protocol):
 class AfterTrick(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_after_trick`."""
 
-    def __call__(self, state: StateData, winner: int, cards: list[int], /) -> None:
+    def __call__(self, state: HookStateData, winner: int, cards: list[int], /) -> None:
         """Tell every plugin of the trick."""
 
 
 class DrawScores(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_draw_scores`."""
 
-    def __call__(self, state: StateData, player: int, card: int, /) -> list[ScoreEvent] | None:
+    def __call__(self, state: HookStateData, player: int, card: int, /) -> list[ScoreEvent] | None:
         """Every plugin's score events for the card drawn."""
 
 
 class GameWinner(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_game_winner`."""
 
-    def __call__(self, state: StateData, hand_over: bool, /) -> int | None:
+    def __call__(self, state: HookStateData, hand_over: bool, /) -> int | None:
         """The winning side, or -1 / None when the game goes on."""
 
 
 class NextDeclarer(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_next_declarer`."""
 
-    def __call__(self, state: StateData, player: int, declared: bool, /) -> int | None:
+    def __call__(self, state: HookStateData, player: int, declared: bool, /) -> int | None:
         """The next seat to declare, or -1 / None to draw."""
 
 
 class TrickPlayers(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_trick_players`."""
 
-    def __call__(self, state: StateData, /) -> list[int] | None:
+    def __call__(self, state: HookStateData, /) -> list[int] | None:
         """The seats of the next trick, leader first; None for every seat."""
 
 
 class TableAction(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_table_action`."""
 
-    def __call__(self, state: StateData, action: Action, /) -> bool | None:
+    def __call__(self, state: HookStateData, action: Action, /) -> bool | None:
         """Carry out the table action; None when no plugin takes it."""
 
 
 class PhaseChoicesOf(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_phase_choices`."""
 
-    def __call__(self, state: StateData, /) -> PhaseChoices | None:
+    def __call__(self, state: HookStateData, /) -> PhaseChoices | None:
         """The legal actions of a phase a plugin opened."""
 
 
 class WaitBeforeDraw(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_wait_before_draw`."""
 
-    def __call__(self, state: StateData, /) -> bool | None:
+    def __call__(self, state: HookStateData, /) -> bool | None:
         """Whether the trick's winner is given a turn to end with ``draw`` in any case."""
 
 
 class BeforePlay(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_before_play`."""
 
-    def __call__(self, state: StateData, player: int, card: int, /) -> None:
+    def __call__(self, state: HookStateData, player: int, card: int, /) -> None:
         """Tell every plugin of the card about to be played."""
 
 
 class TrickOwner(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_trick_owner`."""
 
-    def __call__(self, state: StateData, winner: int, /) -> int | None:
+    def __call__(self, state: HookStateData, winner: int, /) -> int | None:
         """The seat that takes the trick, if not its winner."""
 
 
 class Draw(Protocol):
     """Resolved :func:`~bezique.hookspecs.bezique_draw`."""
 
-    def __call__(self, state: StateData, /) -> str | None:
+    def __call__(self, state: HookStateData, /) -> str | None:
         """DRAWN, HELD, or None for the kernel's draw."""
 
 
@@ -195,16 +198,16 @@ class Declaring(Protocol):
 
     The plugins' :class:`~bezique.hookspecs.DeclaringRole` classes composed; the kernel
     passes its game state (a :class:`~bezique.game.GameState`, whose parts know
-    themselves as :class:`~bezique.engine.state.StateData`).
+    themselves by their data: :class:`~bezique.hookstate.HookStateData`).
     """
 
-    def turn_actions(self, state: StateData, player: int, /) -> list[Action]:
+    def turn_actions(self, state: HookStateData, player: int, /) -> list[Action]:
         """What ``player``, a trick's winner, may do before drawing, besides ending his turn."""
 
-    def refusal(self, state: StateData, player: int, action: Action, /) -> str | None:
+    def refusal(self, state: HookStateData, player: int, action: Action, /) -> str | None:
         """Why ``action`` is not legal now (None: the kernel's general refusal)."""
 
-    def apply(self, state: StateData, player: int, action: Action, /) -> None:
+    def apply(self, state: HookStateData, player: int, action: Action, /) -> None:
         """Carry out ``action``, one of :meth:`turn_actions`'."""
 
 

@@ -19,7 +19,7 @@ from bezique.hookspecs import DeclaringRole
 
 if TYPE_CHECKING:
     from bezique.actions import Action
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
     from bezique.rules.ruleset import Ruleset
 
 
@@ -29,15 +29,15 @@ class _NoDeclarations:
     def __init__(self, rules: Ruleset) -> None:
         """No role to build."""
 
-    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+    def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """Nothing to do after a trick but end the turn."""
         return []
 
-    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """No reason beyond the kernel's."""
         return None
 
-    def apply(self, state: GameState, player: int, action: Action) -> None:
+    def apply(self, state: HookState, player: int, action: Action) -> None:
         """Never asked: no turn action is ever legal."""
         raise PluginError(f"no plugin of this variant carries out {action!r}")
 

@@ -93,8 +93,8 @@ class Ruleset:
         )
         """Combination classes; a card's ``levels`` keeps four bits per class, in this order."""
         self._resolve_hooks()
-        # The roles' methods take the GameState the kernel passes them; the kernel's parts
-        # call them as they know the state (hooks.Declaring).
+        # The roles' methods take the state as hooks see it (bezique.hookstate.HookState,
+        # a GameState); the kernel's parts call them as they know it (hooks.Declaring).
         self.declaring = cast(Declaring, declaring_role(self))
         """The variant's declaring procedure: its plugins' roles composed, made once."""
         sides = variant.data.get("partnerships", {}).get("sides")

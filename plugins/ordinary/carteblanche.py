@@ -34,7 +34,7 @@ from bezique.plugins.ordinary.combinations import KEY, Tables, tables
 from bezique.plugins.ordinary.hand import NOT_DRAWN, hand_state
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 CARTE_BLANCHE = "carte_blanche"
 """The name announced (``declare carte_blanche``), and the variant's section."""
@@ -48,7 +48,7 @@ DRAWN_RULE = "carte_blanche.drawn"
 
 
 @hookimpl
-def bezique_play_options(state: GameState, player: int) -> list[Action] | None:
+def bezique_play_options(state: HookState, player: int) -> list[Action] | None:
     """Before his card, the holder of a blank hand may announce it (see the module)."""
     t: Tables | None = state.rules.tables.get(KEY)  # asked before every card: kept short
     if t is not None and not t.carte_blanche_on:
@@ -57,12 +57,12 @@ def bezique_play_options(state: GameState, player: int) -> list[Action] | None:
 
 
 @hookimpl
-def bezique_play_option(state: GameState, player: int, action: Action) -> list[ScoreEvent] | None:
+def bezique_play_option(state: HookState, player: int, action: Action) -> list[ScoreEvent] | None:
     """The carte blanche announced: shown and scored."""
     return announce(state, player) if action == ANNOUNCE else None
 
 
-def at_deal(state: GameState, t: Tables, player: int) -> bool:
+def at_deal(state: HookState, t: Tables, player: int) -> bool:
     """Whether ``player`` may announce his dealt hand: blank, not yet shown, no card played."""
     if hand_state(state).blank_shown[player]:
         return False
@@ -71,7 +71,7 @@ def at_deal(state: GameState, t: Tables, player: int) -> bool:
     return t.blank(state.hands[player])
 
 
-def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
+def drawn_cards(state: HookState, player: int) -> tuple[int, ...]:
     """The cards ``player`` drew and may show as a carte blanche again now (none: ``()``).
 
     Offered after the round of drawing they came in (one card, or more where a referee
@@ -81,7 +81,7 @@ def drawn_cards(state: GameState, player: int) -> tuple[int, ...]:
     return cards if tricks == state.tricks_done else ()
 
 
-def offered(state: GameState, player: int) -> bool:
+def offered(state: HookState, player: int) -> bool:
     """Whether ``player``, the seat to play, may announce a carte blanche now."""
     t = tables(state)
     if not t.carte_blanche_on:
@@ -89,7 +89,7 @@ def offered(state: GameState, player: int) -> bool:
     return bool(drawn_cards(state, player)) or at_deal(state, t, player)
 
 
-def offer_drawn(state: GameState, player: int, card: int) -> None:
+def offer_drawn(state: HookState, player: int, card: int) -> None:
     """Offer ``player`` to show ``card``, just drawn, as a carte blanche again.
 
     For a plugin whose rules score a carte blanche again for a card drawn (it decides
@@ -100,12 +100,12 @@ def offer_drawn(state: GameState, player: int, card: int) -> None:
     kept.blank_drawn[player] = (state.tricks_done, (*drawn_cards(state, player), card))
 
 
-def shown_at_deal(state: GameState, player: int) -> bool:
+def shown_at_deal(state: HookState, player: int) -> bool:
     """Whether ``player`` announced a carte blanche at the deal, showing his hand."""
     return hand_state(state).blank_shown[player]
 
 
-def announce(state: GameState, player: int) -> list[ScoreEvent]:
+def announce(state: HookState, player: int) -> list[ScoreEvent]:
     """Carry out ``player``'s announcement: show the hand, or each card drawn, and score it."""
     kept = hand_state(state)
     drawn = drawn_cards(state, player)
@@ -123,7 +123,7 @@ def announce(state: GameState, player: int) -> list[ScoreEvent]:
     return events
 
 
-def scores(state: GameState, player: int, rule: str, shown: str) -> list[ScoreEvent]:
+def scores(state: HookState, player: int, rule: str, shown: str) -> list[ScoreEvent]:
     """The points of a carte blanche: the holder's, less the opponent's under ``from_opponent``."""
     return blank_scores(tables(state).carte_blanche, state.players, player, rule, shown)
 
@@ -148,7 +148,7 @@ def blank_scores(
     return events
 
 
-def refusal(state: GameState, player: int) -> str:
+def refusal(state: HookState, player: int) -> str:
     """Why ``player`` may not announce a carte blanche now, in the rule's words."""
     t = tables(state)
     section = t.carte_blanche

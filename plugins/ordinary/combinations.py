@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind
+from bezique.hookstate import HookRules
 from bezique.plugins.ordinary.checks import schema_fragment
-from bezique.rules.ruleset import Ruleset
 from bezique.variant import declared_default
 
 if TYPE_CHECKING:
     from bezique.actions import ScoreEvent
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
     from bezique.plugins.ordinary.quicktests import QuickTests
 
 KEY = "bezique.plugins.ordinary"
@@ -73,7 +73,7 @@ class Combination:
 class Tables:
     """What the plugin compiles from a variant once, shared by every game of it."""
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: HookRules) -> None:
         """Compile the tables of ``rules``' variant."""
         data = rules.data
         deck = rules.deck
@@ -158,7 +158,7 @@ class Tables:
         barred = self.carte_blanche_barred
         return not any(rank_of[c] in barred for c in cards)
 
-    def combinations(self, state: GameState) -> list[Combination]:
+    def combinations(self, state: HookState) -> list[Combination]:
         """Return the combination table compiled for the current trump suit."""
         return self.combinations_for(state.trump)
 
@@ -171,7 +171,7 @@ class Tables:
             self.by_name[trump] = {c.name: c for c in table}
         return table
 
-    def combination(self, state: GameState, name: str) -> Combination | None:
+    def combination(self, state: HookState, name: str) -> Combination | None:
         """Return the compiled combination called ``name``, if the variant has one."""
         self.combinations_for(state.trump)
         return self.by_name[state.trump].get(name)
@@ -294,7 +294,7 @@ def _suits_for(rule: str, suits: int, trump: int, undecided: bool) -> list[int]:
 
 
 def class_refusal(
-    state: GameState, combo: Combination, cards: tuple[int, ...], levels: list[int]
+    state: HookState, combo: Combination, cards: tuple[int, ...], levels: list[int]
 ) -> str | None:
     """The class rule: a declared card joins only a higher combination of its class (S0).
 
@@ -373,12 +373,12 @@ def grows_this_turn(
     )
 
 
-def tables(state: GameState) -> Tables:
+def tables(state: HookState) -> Tables:
     """Return this plugin's compiled tables for ``state``'s variant."""
     found: Tables | None = state.rules.tables.get(KEY)
     return tables_of(state.rules) if found is None else found
 
 
-def tables_of(rules: Ruleset) -> Tables:
+def tables_of(rules: HookRules) -> Tables:
     """Return this plugin's compiled tables for ``rules``' variant (made once)."""
     return rules.compiled(KEY, lambda: Tables(rules))

@@ -52,8 +52,7 @@ from bezique.plugins.ordinary.quicktests import quick_tests
 from bezique.plugins.ordinary.tricks import play_refusal
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
-    from bezique.rules.ruleset import Ruleset
+    from bezique.hookstate import HookRules, HookState
 
 
 class OrdinaryDeclarations:
@@ -80,7 +79,7 @@ class OrdinaryDeclarations:
     table_cards_apart: ClassVar[bool] = False
     """Try each card on the table on its own, rather than one copy per ``state.card_key``."""
 
-    def __init__(self, rules: Ruleset) -> None:
+    def __init__(self, rules: HookRules) -> None:
         """The declaring role of ``rules``' variant."""
         self.rules = rules
         self.tables: Tables = tables_of(rules)
@@ -93,7 +92,7 @@ class OrdinaryDeclarations:
 
     # ------------------------------------------------------------------ the kernel's protocol
 
-    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+    def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """What the trick's winner may do before drawing: the seven, then combinations.
 
         A hand of his in which nothing could be declared is remembered; the next
@@ -135,7 +134,7 @@ class OrdinaryDeclarations:
             actions.append(Action(kind, cards, combo.name))
         return actions
 
-    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """Explain why a play or turn action is refused (a sentence naming the rule)."""
         if action.kind == Kind.PLAY:
             return play_refusal(state, player)
@@ -149,7 +148,7 @@ class OrdinaryDeclarations:
             return self.declaration_refusal(state, player, action)
         return None
 
-    def apply(self, state: GameState, player: int, action: Action) -> None:
+    def apply(self, state: HookState, player: int, action: Action) -> None:
         """Carry out a declaration, an announcement, or the seven of trumps."""
         kind = action.kind
         if kind == Kind.DECLARE:
@@ -169,12 +168,12 @@ class OrdinaryDeclarations:
 
     # ------------------------------------------------------------------ candidates
 
-    def declared_bits(self, state: GameState, player: int) -> int:
+    def declared_bits(self, state: HookState, player: int) -> int:
         """Bit ``1 << card`` for the cards that count as declared before (one-new-card rule)."""
         return state.declared_bits
 
     def legal_forms(
-        self, state: GameState, player: int, kind: Kind, combos: list[Combination]
+        self, state: HookState, player: int, kind: Kind, combos: list[Combination]
     ) -> list[Form]:
         """Return each distinct legal form of ``combos`` (one per choice the rules tell apart)."""
         candidates = self.candidates(state, player, combos)
@@ -203,7 +202,7 @@ class OrdinaryDeclarations:
                 distinct.append((combo, cards))
         return distinct
 
-    def refuses_nothing(self, state: GameState, player: int) -> bool:
+    def refuses_nothing(self, state: HookState, player: int) -> bool:
         """Whether :meth:`form_refusal` cannot refuse any declaration of ``player`` now.
 
         Nothing declared this turn, no card taken for the seven (nothing kept for the
@@ -215,7 +214,7 @@ class OrdinaryDeclarations:
         """
         return not (state.turn.plugins or state.declared_bits & state.held[player])
 
-    def candidates(self, state: GameState, player: int, combos: list[Combination]) -> list[Form]:
+    def candidates(self, state: HookState, player: int, combos: list[Combination]) -> list[Form]:
         """The forms of ``combos`` in the player's cards, legal or not, and announced ones."""
         t = self.tables
         hand = state.hands[player]
@@ -248,7 +247,7 @@ class OrdinaryDeclarations:
     # ------------------------------------------------------------------ the rules
 
     def form_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """Return why ``cards`` may not be declared (or announced) as ``combo`` now, or None.
 
@@ -294,7 +293,7 @@ class OrdinaryDeclarations:
         return class_refusal(state, combo, cards, levels)
 
     def class_levels(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...]
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...]
     ) -> list[int]:
         """The class levels the rules read for ``cards`` declared as ``combo`` (``state.levels``).
 
@@ -306,14 +305,14 @@ class OrdinaryDeclarations:
         return [levels[c] for c in cards]
 
     def explain(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str:
         """The reason given for refusing a well-formed declaration or announcement."""
         return self.form_refusal(state, player, combo, cards, kind) or (
             "that declaration is not legal now"
         )
 
-    def declaration_refusal(self, state: GameState, player: int, action: Action) -> str:
+    def declaration_refusal(self, state: HookState, player: int, action: Action) -> str:
         """Why a declaration or announcement is refused: its form, then :meth:`explain`."""
         t = self.tables
         combo = t.combination(state, action.combo)
@@ -338,7 +337,7 @@ class OrdinaryDeclarations:
 
     def declare(
         self,
-        state: GameState,
+        state: HookState,
         player: int,
         combo: Combination,
         cards: tuple[int, ...],
@@ -372,19 +371,19 @@ class OrdinaryDeclarations:
 
     # ------------------------------------------------------------------ the seven of trumps
 
-    def seven_actions(self, state: GameState, player: int) -> list[Action]:
+    def seven_actions(self, state: HookState, player: int) -> list[Action]:
         """Exchange and show for the player's first seven of trumps that has not scored."""
         return sevens.seven_actions(state, self.tables, player)
 
-    def seven_refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def seven_refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """Why an exchange or show is refused."""
         return sevens.seven_refusal(state, self.tables, player, action)
 
-    def exchange_seven(self, state: GameState, player: int, seven: int) -> None:
+    def exchange_seven(self, state: HookState, player: int, seven: int) -> None:
         """Exchange ``seven`` for the turn-up."""
         sevens.exchange(state, self.tables, player, seven)
 
-    def show_seven(self, state: GameState, player: int, seven: int) -> None:
+    def show_seven(self, state: HookState, player: int, seven: int) -> None:
         """Show ``seven``, which scores."""
         sevens.show(state, self.tables, player, seven)
 

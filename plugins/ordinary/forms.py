@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from bezique.plugins.ordinary.combinations import Combination, Tables
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 Form = tuple[Combination, tuple[int, ...]]
 """A combination and the cards (sorted) that form it."""
@@ -62,7 +62,7 @@ def forms_of_single_copies(t: Tables, combo: Combination, held: int) -> list[For
 
 
 def copy_groups(
-    state: GameState, hand: list[int], table_cards_apart: bool = False, faces: int = -1
+    state: HookState, hand: list[int], table_cards_apart: bool = False, faces: int = -1
 ) -> dict[int, dict[int, list[int]]]:
     """Group a hand: face -> key of interchangeable copies -> those cards, in hand order.
 
@@ -89,7 +89,7 @@ def copy_groups(
 
 
 def combination_forms(
-    state: GameState,
+    state: HookState,
     combo: Combination,
     groups: dict[int, dict[int, list[int]]],
     present: int = -1,
@@ -133,7 +133,7 @@ def combination_forms(
     return forms
 
 
-def forms_combination(state: GameState, combo: Combination, cards: Sequence[int]) -> bool:
+def forms_combination(state: HookState, combo: Combination, cards: Sequence[int]) -> bool:
     """Return whether the faces of ``cards`` make up ``combo`` (legality aside)."""
     faces = sorted(state.deck.card_face[c] for c in cards)
     if combo.pairs:

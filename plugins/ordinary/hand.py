@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from bezique.engine.state import PluginState
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 HAND_KEY = "ordinary"
 """Where the plugin keeps its :class:`OrdinaryHand` (``state.plugin_state``)."""
@@ -136,13 +136,13 @@ NOTHING_YET = OrdinaryTurn()
 """What :func:`this_turn` reads when nothing has been done this turn (never changed)."""
 
 
-def this_turn(state: GameState) -> OrdinaryTurn:
+def this_turn(state: HookState) -> OrdinaryTurn:
     """What has been done in the turn under way, to read (:data:`NOTHING_YET` if nothing)."""
     found = state.turn.plugins.get(HAND_KEY)
     return found if isinstance(found, OrdinaryTurn) else NOTHING_YET
 
 
-def changing_turn(state: GameState) -> OrdinaryTurn:
+def changing_turn(state: HookState) -> OrdinaryTurn:
     """What has been done in the turn under way, to add to (made at the turn's first change)."""
     found = state.turn_state(HAND_KEY, OrdinaryTurn)
     if found is None:
@@ -151,22 +151,22 @@ def changing_turn(state: GameState) -> OrdinaryTurn:
     return found
 
 
-def blocked(state: GameState) -> list[int]:
+def blocked(state: HookState) -> list[int]:
     """The cards the player to act took in exchange for the seven this turn (none: ``[]``)."""
     return this_turn(state).blocked
 
 
-def hand_state(state: GameState) -> OrdinaryHand:
+def hand_state(state: HookState) -> OrdinaryHand:
     """Return the plugin's state of the hand being played (made at the deal)."""
     found: OrdinaryHand = state.extra[HAND_KEY]  # the plugin's own key: no type check
     return found
 
 
-def sevens_scored(state: GameState) -> list[int]:
+def sevens_scored(state: HookState) -> list[int]:
     """The sevens of trumps that have scored this hand (a live list: the plugin's own)."""
     return hand_state(state).sevens_scored
 
 
-def announced(state: GameState) -> list[Announced]:
+def announced(state: HookState) -> list[Announced]:
     """Per seat, the combinations announced this hand and not yet scored (live lists)."""
     return hand_state(state).pending

@@ -20,10 +20,10 @@ from bezique.plugins.ordinary.hand import changing_turn, sevens_scored
 from bezique.plugins.ordinary.quicktests import quick_tests
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 
-def turned_up(state: GameState, t: Tables) -> list[ScoreEvent]:
+def turned_up(state: HookState, t: Tables) -> list[ScoreEvent]:
     """A seven of trumps turned up scores for the dealer."""
     if state.turn_up < 0 or state.deck.card_rank[state.turn_up] != t.seven_rank:
         return []
@@ -32,13 +32,13 @@ def turned_up(state: GameState, t: Tables) -> list[ScoreEvent]:
     return [ScoreEvent(state.dealer, points, "seven_of_trumps.turn_up_points", "turned up")]
 
 
-def is_trump_seven(state: GameState, t: Tables, card: int) -> bool:
+def is_trump_seven(state: HookState, t: Tables, card: int) -> bool:
     """Whether ``card`` is a seven of trumps."""
     deck = state.deck
     return deck.card_rank[card] == t.seven_rank and deck.card_suit[card] == state.trump
 
 
-def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
+def seven_actions(state: HookState, t: Tables, player: int) -> list[Action]:
     """Exchange and show for the player's first seven of trumps that has not scored.
 
     Show only where the variant declares sevens; exchange only while the turn-up is
@@ -63,7 +63,7 @@ def seven_actions(state: GameState, t: Tables, player: int) -> list[Action]:
     return actions
 
 
-def unscored_sevens(state: GameState, sevens: int) -> int:
+def unscored_sevens(state: HookState, sevens: int) -> int:
     """``sevens`` (a bitboard of sevens of trumps) less those that have scored this hand."""
     bits = state.deck.bits
     for card in sevens_scored(state):
@@ -71,7 +71,7 @@ def unscored_sevens(state: GameState, sevens: int) -> int:
     return sevens
 
 
-def seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> str:
+def seven_refusal(state: HookState, t: Tables, player: int, action: Action) -> str:
     """Why an exchange or show of ``action``'s card is refused."""
     card = action.cards[0] if action.cards else -1
     if card < 0 or not is_trump_seven(state, t, card) or card not in state.hands[player]:
@@ -96,7 +96,7 @@ def seven_refusal(state: GameState, t: Tables, player: int, action: Action) -> s
     )
 
 
-def exchange(state: GameState, t: Tables, player: int, seven: int) -> None:
+def exchange(state: HookState, t: Tables, player: int, seven: int) -> None:
     """Exchange ``seven`` for the turn-up; the card taken may not be declared this turn (A13)."""
     state.take(player, seven)
     taken = state.swap_turn_up(seven)
@@ -107,7 +107,7 @@ def exchange(state: GameState, t: Tables, player: int, seven: int) -> None:
     state.score([ScoreEvent(player, points, "seven_of_trumps.exchange_points", "exchanged")])
 
 
-def show(state: GameState, t: Tables, player: int, seven: int) -> None:
+def show(state: HookState, t: Tables, player: int, seven: int) -> None:
     """Show (declare) ``seven``, which scores."""
     state.expose(seven)
     sevens_scored(state).append(seven)
@@ -115,7 +115,7 @@ def show(state: GameState, t: Tables, player: int, seven: int) -> None:
     state.score([ScoreEvent(player, points, "seven_of_trumps.declare_points", "shown")])
 
 
-def sevens_played(state: GameState, t: Tables) -> list[ScoreEvent]:
+def sevens_played(state: HookState, t: Tables) -> list[ScoreEvent]:
     """The seven of trumps scores for whoever plays it while the stock lasts (A12 reading)."""
     events = []
     scored = sevens_scored(state)

@@ -38,14 +38,14 @@ from bezique.plugins.ordinary.combinations import (
 from bezique.plugins.ordinary.tricks import game_winner
 
 if TYPE_CHECKING:
-    from bezique.rules.ruleset import Ruleset
+    from bezique.hookstate import HookRules
 
 SEVEN_KEYS = ("turn_up_points", "exchange_points", "declare_points")
 """The seven of trumps' score events, by their key in the ``seven_of_trumps`` section."""
 
 
 @hookimpl
-def bezique_sheet_entries(rules: Ruleset) -> list[SheetEntryKind]:
+def bezique_sheet_entries(rules: HookRules) -> list[SheetEntryKind]:
     """The table's combinations, the seven of trumps, carte blanche, brisques, the last trick."""
     t = tables_of(rules)
     words = rules.words
@@ -93,7 +93,7 @@ def _size(row: Mapping[str, Any]) -> int:
 
 @hookimpl
 def bezique_sheet_declaration_problem(
-    rules: Ruleset,
+    rules: HookRules,
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
@@ -104,7 +104,7 @@ def bezique_sheet_declaration_problem(
 
 
 def declaration_problem(
-    rules: Ruleset,
+    rules: HookRules,
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
@@ -266,7 +266,7 @@ def _lay(
 
 @hookimpl
 def bezique_sheet_winner(
-    rules: Ruleset, scores: Sequence[int], hand_over: bool, last_trick: int
+    rules: HookRules, scores: Sequence[int], hand_over: bool, last_trick: int
 ) -> int:
     """The game's winner as the game decides it (:func:`game_winner`)."""
     return game_winner(rules, scores, hand_over, last_trick)

@@ -21,8 +21,7 @@ from bezique.plugins.ordinary.hand import HAND_KEY, OrdinaryHand, hand_state
 from bezique.plugins.ordinary.sevens import sevens_played, turned_up
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
-    from bezique.rules.ruleset import Ruleset
+    from bezique.hookstate import HookRules, HookState
 
 _MEMO_LIMIT = 1 << 16
 """Most entries a memo of :class:`Tables` keeps (tricks of more than two cards are many)."""
@@ -32,13 +31,13 @@ _MEMO_LIMIT = 1 << 16
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """Start the plugin's state of the hand: no seven scored, nothing announced."""
     state.set_plugin_state(HAND_KEY, OrdinaryHand.dealt(state.players))
 
 
 @hookimpl
-def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
+def bezique_deal_scores(state: HookState) -> list[ScoreEvent]:
     """A seven of trumps turned up scores for the dealer (S0 and S2 tables).
 
     A carte blanche is not scored here: its holder announces it if he chooses
@@ -51,7 +50,7 @@ def bezique_deal_scores(state: GameState) -> list[ScoreEvent]:
 
 
 @hookimpl
-def bezique_trick_winner(state: GameState, cards: list[int]) -> int:
+def bezique_trick_winner(state: HookState, cards: list[int]) -> int:
     """Return the position of the winning card: highest of the suit led, or highest trump."""
     suit_of = state.deck.card_suit
     rank_of = state.deck.card_rank
@@ -76,14 +75,14 @@ def bezique_trick_winner(state: GameState, cards: list[int]) -> int:
 
 
 @hookimpl
-def bezique_legal_plays(state: GameState, player: int, cards: list[int]) -> list[int]:
+def bezique_legal_plays(state: HookState, player: int, cards: list[int]) -> list[int]:
     """Free play while the stock lasts; the end-game duties once it is gone."""
     if state.stock or state.turn_up >= 0 or not state.trick:
         return cards
     return endgame_plays(state, cards)
 
 
-def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
+def endgame_plays(state: HookState, cards: list[int]) -> list[int]:
     """Return the cards that meet the end-game duties: follow, win if able, trump if void."""
     duties = tables(state).endgame
     suit_of = state.deck.card_suit
@@ -109,7 +108,7 @@ def endgame_plays(state: GameState, cards: list[int]) -> list[int]:
     return cards
 
 
-def play_refusal(state: GameState, player: int) -> str | None:
+def play_refusal(state: HookState, player: int) -> str | None:
     """Why a card the player holds may not be played now: the end-game duties, or None."""
     if state.stock_left() or not state.trick:
         return None
@@ -124,7 +123,7 @@ def play_refusal(state: GameState, player: int) -> str | None:
 
 
 @hookimpl
-def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
+def bezique_trick_scores(state: HookState, winner: int, cards: list[int]) -> list[ScoreEvent]:
     """Brisques won (when scored at once), the last trick, and sevens scored on play."""
     t = state.rules.tables.get(KEY) or tables(state)
     events: list[ScoreEvent] = []
@@ -168,7 +167,7 @@ def brisques_won(t: Tables, winner: int, cards: Sequence[int]) -> tuple[ScoreEve
 
 
 @hookimpl
-def bezique_stock_exhausted(state: GameState) -> None:
+def bezique_stock_exhausted(state: HookState) -> None:
     """Declared cards go back into the hands; announced combinations lapse (A38)."""
     for hand in state.hands:
         for card in hand:
@@ -178,7 +177,7 @@ def bezique_stock_exhausted(state: GameState) -> None:
 
 
 @hookimpl
-def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
+def bezique_hand_scores(state: HookState) -> list[ScoreEvent]:
     """Brisques counted at the end of the hand, when the variant counts them then."""
     t = tables(state)
     if t.brisques_now or t.brisques_at_settlement:
@@ -192,7 +191,7 @@ def bezique_hand_scores(state: GameState) -> list[ScoreEvent]:
 
 
 @hookimpl
-def bezique_game_winner(state: GameState, hand_over: bool) -> int:
+def bezique_game_winner(state: HookState, hand_over: bool) -> int:
     """The first side to reach the target wins; if several reach it at once, precedence decides.
 
     Where one deal is the game, the higher total wins when the hand is over, and
@@ -202,7 +201,7 @@ def bezique_game_winner(state: GameState, hand_over: bool) -> int:
     return game_winner(state.rules, state.scores, hand_over, last)
 
 
-def game_winner(rules: Ruleset, scores: Sequence[int], hand_over: bool, last: int) -> int:
+def game_winner(rules: HookRules, scores: Sequence[int], hand_over: bool, last: int) -> int:
     """The side that has won at ``scores`` (see :func:`bezique_game_winner`), or -1.
 
     ``last`` is the side that took the last trick (-1: none yet).

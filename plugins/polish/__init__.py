@@ -46,8 +46,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bezique.game import GameState, ScoreEvent
+from bezique.actions import ScoreEvent
 from bezique.hookspecs import DeclaringRole, KeyPath, hookimpl
+from bezique.hookstate import HookState
 from bezique.plugins.ordinary import sevens_scored, tables
 from bezique.plugins.polish.declaring import PolishDeclarations
 from bezique.plugins.polish.prose import bezique_describe_rules as bezique_describe_rules
@@ -128,7 +129,7 @@ def _ranks_of(data: dict[str, Any], row: dict[str, Any]) -> set[str]:
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """Empty open rows for every seat (the ordinary plugin scores the deal)."""
     state.set_plugin_state(HAND_KEY, PolishHand([[] for _ in range(state.players)]))
 
@@ -137,7 +138,7 @@ def bezique_after_deal(state: GameState) -> None:
 
 
 @hookimpl
-def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> list[ScoreEvent]:
+def bezique_trick_scores(state: HookState, winner: int, cards: list[int]) -> list[ScoreEvent]:
     """The seven of trumps scores for the winner of a trick of the stock's time (A12).
 
     A12: each seven scores once, never in the end-game (S0's Polish paragraph does
@@ -168,7 +169,7 @@ def bezique_trick_scores(state: GameState, winner: int, cards: list[int]) -> lis
 
 
 @hookimpl
-def bezique_after_trick(state: GameState, winner: int, cards: list[int]) -> None:
+def bezique_after_trick(state: HookState, winner: int, cards: list[int]) -> None:
     """The trick's scoring cards are laid open in its winner's rows.
 
     Open cards are never in a hand, so they stay open when the stock is gone (S0

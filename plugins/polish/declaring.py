@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bezique.actions import Action, Kind
-from bezique.game import GameState, ScoreEvent
+from bezique.actions import Action, Kind, ScoreEvent
+from bezique.hookstate import HookState
 from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
@@ -26,7 +26,7 @@ class PolishDeclarations(OrdinaryDeclarations):
     (:meth:`form_refusal` adds the trick card's rule before them).
     """
 
-    def turn_actions(self, state: GameState, player: int) -> list[Action]:
+    def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """What the trick's winner may do before drawing: exchange the seven, declare.
 
         Declarations continue after the stock is gone (S0 Polish section, A20c).
@@ -53,7 +53,7 @@ class PolishDeclarations(OrdinaryDeclarations):
 
     def has_form(
         self,
-        state: GameState,
+        state: HookState,
         player: int,
         combo: Combination,
         groups: dict[int, dict[int, list[int]]],
@@ -65,7 +65,7 @@ class PolishDeclarations(OrdinaryDeclarations):
         )
 
     def form_refusal(
-        self, state: GameState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
+        self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
         """Return why ``cards`` (open cards) may not be declared as ``combo`` now, or None."""
         new = hand(state).new
@@ -79,7 +79,7 @@ class PolishDeclarations(OrdinaryDeclarations):
 
     def best_form(
         self,
-        state: GameState,
+        state: HookState,
         player: int,
         combo: Combination,
         groups: dict[int, dict[int, list[int]]],
@@ -107,7 +107,7 @@ class PolishDeclarations(OrdinaryDeclarations):
                 best, best_key = cards, key
         return best
 
-    def apply(self, state: GameState, player: int, action: Action) -> None:
+    def apply(self, state: HookState, player: int, action: Action) -> None:
         """Carry out a declaration from the open rows, or the exchange of the seven."""
         if action.kind == Kind.DECLARE:
             combo = self.tables.combination(state, action.combo)
@@ -122,7 +122,7 @@ class PolishDeclarations(OrdinaryDeclarations):
         else:
             super().apply(state, player, action)
 
-    def exchange_seven(self, state: GameState, player: int, seven: int) -> None:
+    def exchange_seven(self, state: HookState, player: int, seven: int) -> None:
         """Put the seven of trumps just won under the stock; the turn-up joins the trick (A21)."""
         kept = hand(state)
         state.take_won(player, seven)
@@ -139,7 +139,7 @@ class PolishDeclarations(OrdinaryDeclarations):
             detail = f"{state.deck.card_text(turn_up)} taken for the seven"
             state.score([ScoreEvent(player, t.brisque_points, "brisques", detail)])
 
-    def refusal(self, state: GameState, player: int, action: Action) -> str | None:
+    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
         """Explain why a declaration, exchange, show or announcement is refused."""
         if action.kind == Kind.DECLARE:
             return self.open_declaration_refusal(state, player, action)
@@ -161,7 +161,7 @@ class PolishDeclarations(OrdinaryDeclarations):
             )
         return super().refusal(state, player, action)  # the end-game duties: the ordinary's
 
-    def open_declaration_refusal(self, state: GameState, player: int, action: Action) -> str:
+    def open_declaration_refusal(self, state: HookState, player: int, action: Action) -> str:
         """Why a declaration is refused: its form, or the rules on the open cards."""
         combo = self.tables.combination(state, action.combo)
         if combo is None:
@@ -195,7 +195,7 @@ class PolishDeclarations(OrdinaryDeclarations):
 
 
 def _groups(
-    state: GameState, cards: list[int], new: Iterable[int]
+    state: HookState, cards: list[int], new: Iterable[int]
 ) -> dict[int, dict[int, list[int]]]:
     """Group open cards: face -> what tells copies apart for the rules -> those cards.
 

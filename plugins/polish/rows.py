@@ -11,7 +11,7 @@ from typing import Any
 
 from bezique.actions import Action, Kind
 from bezique.engine.state import PluginState
-from bezique.game import GameState
+from bezique.hookstate import HookState
 
 """The open-card ranks, the role, and the plugin's state of the hand (the open rows)."""
 
@@ -59,12 +59,12 @@ class PolishHand(PluginState):
         return {open_place(seat): row for seat, row in enumerate(self.rows)}
 
 
-def hand(state: GameState) -> PolishHand:
+def hand(state: HookState) -> PolishHand:
     """Return this plugin's state of the hand being played."""
     return state.plugin_state(HAND_KEY, PolishHand)
 
 
-def open_cards(state: GameState, seat: int) -> list[int]:
+def open_cards(state: HookState, seat: int) -> list[int]:
     """Return ``seat``'s open cards (a live list: the plugin's own)."""
     return hand(state).rows[seat]
 
@@ -72,7 +72,7 @@ def open_cards(state: GameState, seat: int) -> list[int]:
 class PolishTables:
     """What this plugin compiles from a variant once, shared by every game of it."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: HookState) -> None:
         """Compile the open-card ranks of ``state``'s variant."""
         deck = state.deck
         spec: dict[str, Any] = state.rules.data.get("open_cards", OPEN_CARDS)
@@ -80,7 +80,7 @@ class PolishTables:
         self.trump_ranks = frozenset(deck.rank_index(r) for r in spec["trump_ranks"])
         self.by_trump: dict[int, list[bool]] = {}
 
-    def is_open(self, state: GameState) -> list[bool]:
+    def is_open(self, state: HookState) -> list[bool]:
         """For each card, whether it goes to the open rows under the current trumps."""
         table = self.by_trump.get(state.trump)
         if table is None:
@@ -98,6 +98,6 @@ TABLES_KEY = "bezique.plugins.polish"
 """Where this plugin keeps its tables in ``ruleset.tables``."""
 
 
-def polish_tables(state: GameState) -> PolishTables:
+def polish_tables(state: HookState) -> PolishTables:
     """Return this plugin's compiled tables for ``state``'s variant."""
     return state.rules.compiled(TABLES_KEY, lambda: PolishTables(state))

@@ -127,7 +127,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from bezique.actions import Action
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 __all__ = ["KEY", "REMEDY"]
 """What the plugin offers others: where its state is kept, and the name of its phase."""
@@ -140,7 +140,7 @@ def bezique_joins() -> Sequence[str]:
 
 
 @hookimpl
-def bezique_table_action(state: GameState, action: Action) -> bool:
+def bezique_table_action(state: HookState, action: Action) -> bool:
     """Carry out a report or a claim, or refuse it changing nothing."""
     act(state, action)
     return True
@@ -153,7 +153,7 @@ def bezique_wait_before_draw() -> bool:
 
 
 @hookimpl
-def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
+def bezique_phase_choices(state: HookState) -> PhaseChoices | None:
     """In the ``remedy`` phase: the injured player's choices."""
     if state.phase != REMEDY:
         return None
@@ -166,30 +166,30 @@ def bezique_phase_choices(state: GameState) -> PhaseChoices | None:
 
 
 @hookimpl
-def bezique_adjust_plays(state: GameState, player: int, cards: list[int]) -> list[int]:
+def bezique_adjust_plays(state: HookState, player: int, cards: list[int]) -> list[int]:
     """A revoke reported: the revoker plays a card the end-game duties forbid."""
     return play.adjust_plays(state, player, cards)
 
 
 @hookimpl
-def bezique_before_play(state: GameState, player: int, card: int) -> None:
+def bezique_before_play(state: HookState, player: int, card: int) -> None:
     """Claims lapse; a revoke is carried out; a lead out of turn stands."""
     play.on_play(state, player, card)
 
 
 @hookimpl
-def bezique_trick_owner(state: GameState, winner: int) -> int:
+def bezique_trick_owner(state: HookState, winner: int) -> int:
     """A revoker's tricks go to his adversary."""
     return play.trick_owner(state, winner)
 
 
 @hookimpl
-def bezique_draw(state: GameState) -> str:
+def bezique_draw(state: HookState) -> str:
     """Draw minding skipped and doubled draws; hold it while a choice of two cards is due."""
     return HELD if play.draw_round(state) else DRAWN
 
 
 @hookimpl
-def bezique_after_deal(state: GameState) -> None:
+def bezique_after_deal(state: HookState) -> None:
     """A new hand: the record of the last one goes."""
     state.extra.pop(KEY, None)

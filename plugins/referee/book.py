@@ -18,7 +18,7 @@ from bezique.cards import CardError
 from bezique.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 KEY = "referee"
 """Where the referee keeps its state in ``state.extra`` (reset at every deal)."""
@@ -33,7 +33,7 @@ def fail(name: str, reason: str) -> IllegalActionError:
     return IllegalActionError(f"{name}: {reason}", f"penalties.{name}")
 
 
-def book(state: GameState) -> dict[str, Any]:
+def book(state: HookState) -> dict[str, Any]:
     """The referee's record of this hand (created on first use)."""
     found: dict[str, Any] | None = state.extra.get(KEY)
     if found is None:
@@ -51,7 +51,7 @@ def book(state: GameState) -> dict[str, Any]:
     return found
 
 
-def table(state: GameState, name: str) -> Any:
+def table(state: HookState, name: str) -> Any:
     """The variant's penalty table entry ``name``; refuse if the variant has none."""
     penalties = state.rules.data.get("penalties")
     if penalties is None:
@@ -70,7 +70,7 @@ _GROWN = ("events", "event_hands")
 """State the referee only adds to: put back by its length."""
 
 
-def snapshot(state: GameState) -> tuple[GameState, dict[str, list[Any]], dict[str, int]]:
+def snapshot(state: HookState) -> tuple[HookState, dict[str, list[Any]], dict[str, int]]:
     """A copy of ``state`` to put back if a report is refused, in time bounded by a hand."""
     lists = {name: getattr(state, name) for name in (*_KEPT, *_GROWN)}
     try:
@@ -84,7 +84,7 @@ def snapshot(state: GameState) -> tuple[GameState, dict[str, list[Any]], dict[st
 
 
 def restore(
-    state: GameState, saved: GameState, lists: dict[str, list[Any]], lengths: dict[str, int]
+    state: HookState, saved: HookState, lists: dict[str, list[Any]], lengths: dict[str, int]
 ) -> None:
     """Put ``state`` back as :func:`snapshot` found it (the turn is never changed)."""
     turn = state.turn
@@ -99,7 +99,7 @@ def restore(
 
 
 def wait(
-    state: GameState, name: str, chooser: int, options: list[str], data: dict[str, Any]
+    state: HookState, name: str, chooser: int, options: list[str], data: dict[str, Any]
 ) -> None:
     """Stop play until ``chooser`` picks one of ``options``."""
     notes = book(state)
@@ -115,7 +115,7 @@ def wait(
     state.to_act = chooser
 
 
-def open_points(state: GameState, name: str, offender: int, until: str = "play") -> None:
+def open_points(state: HookState, name: str, offender: int, until: str = "play") -> None:
     """Open a claim of the table's points for ``name`` to the offender's opponents."""
     points = table(state, name)
     if points:
@@ -146,14 +146,14 @@ def award_event(name: str, points: int, offender: int, claimant: int, option: st
 # ---------------------------------------------------------------------- seats and words
 
 
-def read_seat(state: GameState, name: str, text: str) -> int:
+def read_seat(state: HookState, name: str, text: str) -> int:
     """Read a seat number from a report's or claim's words; refuse anything else."""
     if not (text.isascii() and text.isdigit() and len(text) < 4) or int(text) >= state.players:
         raise fail(name, f"{text!r} is not a seat (0 to {state.players - 1})")
     return int(text)
 
 
-def one_seat(state: GameState, name: str, args: list[str]) -> int:
+def one_seat(state: HookState, name: str, args: list[str]) -> int:
     """Read the one word of ``irregular NAME SEAT``: the offending seat."""
     if len(args) != 1:
         raise fail(name, f"name the offending seat, as in 'irregular {name} 1'")
@@ -161,7 +161,7 @@ def one_seat(state: GameState, name: str, args: list[str]) -> int:
 
 
 def seat_count(
-    state: GameState, name: str, args: list[str], flags: tuple[str, ...] = ("looked",)
+    state: HookState, name: str, args: list[str], flags: tuple[str, ...] = ("looked",)
 ) -> tuple[int, int, str]:
     """Read ``SEAT COUNT [FLAG]``; return the seat, the count and the flag (or "")."""
     flag = args[2] if len(args) == 3 else ""
@@ -172,17 +172,17 @@ def seat_count(
     return read_seat(state, name, args[0]), int(args[1]), flag
 
 
-def others(state: GameState, seat: int) -> list[int]:
+def others(state: HookState, seat: int) -> list[int]:
     """The other seats, in playing order from ``seat`` (to his left)."""
     return [(seat + step) % state.players for step in range(1, state.players)]
 
 
-def eldest(state: GameState) -> int:
+def eldest(state: HookState) -> int:
     """The player left of the dealer (the non-dealer of the two-hand game)."""
     return (state.dealer + 1) % state.players
 
 
-def adversary(state: GameState, seat: int) -> int:
+def adversary(state: HookState, seat: int) -> int:
     """Who gains a revoker's tricks.
 
     His opponent in a two-card trick (two hands, S0's duels); with more cards a
@@ -195,7 +195,7 @@ def adversary(state: GameState, seat: int) -> int:
     )
 
 
-def swap_last(state: GameState, first: int, second: int) -> None:
+def swap_last(state: HookState, first: int, second: int) -> None:
     """Swap the cards ``first`` and ``second`` drew last."""
     a, b = state.hands[first][-1], state.hands[second][-1]
     state.take(first, a)
@@ -204,7 +204,7 @@ def swap_last(state: GameState, first: int, second: int) -> None:
     state.give(second, a)
 
 
-def is_card(state: GameState, text: str) -> bool:
+def is_card(state: HookState, text: str) -> bool:
     """Whether ``text`` names a card of the deck (``QS``)."""
     try:
         state.deck.parse_face(text)
@@ -213,7 +213,7 @@ def is_card(state: GameState, text: str) -> bool:
     return True
 
 
-def two_hands(state: GameState, name: str) -> None:
+def two_hands(state: HookState, name: str) -> None:
     """Refuse a procedure the sources give for the two-hand game only, in another."""
     if state.players != 2:
         raise fail(name, "the sources give this procedure for the two-hand game only")

@@ -21,10 +21,10 @@ from bezique.plugins.referee.book import (
 from bezique.plugins.referee.play import after_draw
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 
-def claim(state: GameState, name: str, args: list[str]) -> None:
+def claim(state: HookState, name: str, args: list[str]) -> None:
     """Carry out ``claim NAME ARGS``: a remedy chosen, or points opened by a report taken."""
     notes = book(state)
     remedy = notes["remedy"]
@@ -56,7 +56,7 @@ def claim(state: GameState, name: str, args: list[str]) -> None:
     state.score([event])
 
 
-def _choose(state: GameState, remedy: dict[str, Any], name: str, args: list[str]) -> None:
+def _choose(state: HookState, remedy: dict[str, Any], name: str, args: list[str]) -> None:
     valid = _VALID.get(remedy["name"], _listed)
     if name != remedy["name"] or not valid(state, remedy, args):
         choices = ", ".join(f"claim {remedy['name']} {o}" for o in remedy["options"])
@@ -72,12 +72,12 @@ def _choose(state: GameState, remedy: dict[str, Any], name: str, args: list[str]
     _REMEDIES[name](state, remedy, args)
 
 
-def _listed(state: GameState, remedy: dict[str, Any], args: list[str]) -> bool:
+def _listed(state: HookState, remedy: dict[str, Any], args: list[str]) -> bool:
     """Whether ``args`` is one of the remedy's listed choices."""
     return " ".join(args) in remedy["options"]
 
 
-def _valid_return(state: GameState, remedy: dict[str, Any], args: list[str]) -> bool:
+def _valid_return(state: HookState, remedy: dict[str, Any], args: list[str]) -> bool:
     """Whether ``args`` returns from 1 to the surplus's count of the dealer's cards."""
     if not args or args[0] != "return" or not 0 < len(args) - 1 <= remedy["count"]:
         return False
@@ -89,7 +89,7 @@ def _valid_return(state: GameState, remedy: dict[str, Any], args: list[str]) -> 
     return True
 
 
-def _claimant(state: GameState, name: str, offender: int, option: str, args: list[str]) -> int:
+def _claimant(state: HookState, name: str, offender: int, option: str, args: list[str]) -> int:
     """The seat claiming: named last in the claim, or the offender's only opponent."""
     if args:
         return read_seat(state, name, args[0])
@@ -100,7 +100,7 @@ def _claimant(state: GameState, name: str, offender: int, option: str, args: lis
     return opponents[0]
 
 
-def _take_back(state: GameState, name: str) -> None:
+def _take_back(state: HookState, name: str) -> None:
     led = book(state)["led_out"]
     if led is None or not state.trick:
         raise fail(name, "the lead stands: every other player has played to it")
@@ -118,7 +118,7 @@ def _take_back(state: GameState, name: str) -> None:
     book(state)["led_out"] = None
 
 
-def return_choices(state: GameState, seat: int) -> list[str]:
+def return_choices(state: HookState, seat: int) -> list[str]:
     """The listed choices of the surplus's return: one card at a time, one per face held.
 
     A claim may also name several cards at once, up to the count still to return.
@@ -131,7 +131,7 @@ def return_choices(state: GameState, seat: int) -> list[str]:
 # ---------------------------------------------------------------------- remedies
 
 
-def _remedy_short(state: GameState, remedy: dict[str, Any], args: list[str]) -> None:
+def _remedy_short(state: HookState, remedy: dict[str, Any], args: list[str]) -> None:
     if args[0] == "new_deal":
         state.deal_again("penalties.new_deal")
         return
@@ -139,7 +139,7 @@ def _remedy_short(state: GameState, remedy: dict[str, Any], args: list[str]) -> 
         state.give(remedy["seat"], state.stock.pop())
 
 
-def _remedy_surplus(state: GameState, remedy: dict[str, Any], args: list[str]) -> None:
+def _remedy_surplus(state: HookState, remedy: dict[str, Any], args: list[str]) -> None:
     seat = remedy["seat"]
     for text in args[1:]:  # checked by _valid_return: the cards are in the dealer's hand
         card = next(c for c in state.hands[seat] if state.deck.card_text(c) == text)
@@ -156,12 +156,12 @@ def _remedy_surplus(state: GameState, remedy: dict[str, Any], args: list[str]) -
         )
 
 
-def _remedy_exposed(state: GameState, remedy: dict[str, Any], args: list[str]) -> None:
+def _remedy_exposed(state: HookState, remedy: dict[str, Any], args: list[str]) -> None:
     if args[0] == "new_deal":
         state.deal_again("penalties.new_deal")
 
 
-def _remedy_two(state: GameState, remedy: dict[str, Any], args: list[str]) -> None:
+def _remedy_two(state: HookState, remedy: dict[str, Any], args: list[str]) -> None:
     taken = next(c for c in remedy["cards"] if state.deck.card_text(c) == args[1])
     chooser = remedy["chooser"]
     notes = book(state)

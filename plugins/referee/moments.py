@@ -15,22 +15,22 @@ from bezique.actions import Kind
 from bezique.plugins.referee.book import book, fail, others
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 
-def at_deal(state: GameState, name: str) -> None:
+def at_deal(state: HookState, name: str) -> None:
     """Refuse a report of the deal once the first card of the hand is played."""
     if state.played or state.trick or state.phase != "play" or book(state)["remedy"]:
         raise fail(name, "too late: it is dealt with before the first card of the hand is played")
 
 
-def in_stock_play(state: GameState, name: str, need: int = 1) -> None:
+def in_stock_play(state: HookState, name: str, need: int = 1) -> None:
     """Refuse a report outside the play of the stock (``need`` cards left, between cards)."""
     if state.phase != "play" or len(state.stock) < need:
         raise fail(name, "only while the stock lasts, between cards (not in the end-game)")
 
 
-def just_drew(state: GameState, name: str, *seats: int) -> None:
+def just_drew(state: HookState, name: str, *seats: int) -> None:
     """Right after the draw that followed a trick of this hand, before the next card."""
     last = next((a for a in reversed(state.history) if a.kind < Kind.IRREGULAR), None)
     if (
@@ -50,7 +50,7 @@ def just_drew(state: GameState, name: str, *seats: int) -> None:
             raise fail(name, f"seat {seat} did not draw at the last draw")
 
 
-def last_drawers(state: GameState) -> list[int]:
+def last_drawers(state: HookState) -> list[int]:
     """The seats that drew at the last draw, in the order they drew."""
     notes = book(state)
     if "drew" in notes:
@@ -58,7 +58,7 @@ def last_drawers(state: GameState) -> list[int]:
     return [state.leader, *others(state, state.leader)]
 
 
-def number_of(state: GameState, seat: int) -> int:
+def number_of(state: HookState, seat: int) -> int:
     """How many cards ``seat`` should hold now, while the stock lasts.
 
     The hand size, less the card he has played to the trick (or to the trick
@@ -72,7 +72,7 @@ def number_of(state: GameState, seat: int) -> int:
     return size - played + known
 
 
-def surplus_of(state: GameState, name: str) -> list[int]:
+def surplus_of(state: HookState, name: str) -> list[int]:
     """Each seat's cards beyond his number (negative: short), found during the play.
 
     While the stock lasts his number is :func:`number_of`.  In the end-game, where
@@ -90,13 +90,13 @@ def surplus_of(state: GameState, name: str) -> list[int]:
     return [count - min(counts) - known for count, known in zip(counts, found, strict=True)]
 
 
-def found_in_endgame(state: GameState) -> list[int]:
+def found_in_endgame(state: HookState) -> list[int]:
     """Each seat's cards too many already found in the end-game (kept in the hand)."""
     found: list[int] = book(state).get("found_in_endgame") or [0] * state.players
     return found
 
 
-def settle_surplus(state: GameState, surplus: list[int]) -> None:
+def settle_surplus(state: HookState, surplus: list[int]) -> None:
     """Each seat holding too many skips a draw a card too many (S0 P09, S3 P10, A35).
 
     Draws the stock no longer lasts for are not skipped; a surplus left when it
@@ -113,7 +113,7 @@ def settle_surplus(state: GameState, surplus: list[int]) -> None:
             found[seat] += max(extra, 0)
 
 
-def already_known(state: GameState, seat: int) -> bool:
+def already_known(state: HookState, seat: int) -> bool:
     """Whether ``seat`` is already to skip a draw or to take two."""
     notes = book(state)
     return bool(notes["skip"][seat] or notes["extra"][seat])

@@ -15,16 +15,16 @@ from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.referee.book import adversary, book, others, table, wait
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 
-def remedies(state: GameState) -> list[Action]:
+def remedies(state: HookState) -> list[Action]:
     """The choices open in the ``remedy`` phase."""
     remedy = book(state)["remedy"]
     return [Action(Kind.CLAIM, (), f"{remedy['name']} {option}") for option in remedy["options"]]
 
 
-def remedies_shown(state: GameState) -> list[str] | None:
+def remedies_shown(state: HookState) -> list[str] | None:
     """The choices as the chooser sees them, if they name cards he may not see (else None).
 
     The dealer's surplus goes back from his concealed hand: the chooser's
@@ -39,7 +39,7 @@ def remedies_shown(state: GameState) -> list[str] | None:
     ]
 
 
-def adjust_plays(state: GameState, seat: int, cards: list[int]) -> list[int]:
+def adjust_plays(state: HookState, seat: int, cards: list[int]) -> list[int]:
     """A reported revoke: the seat's play is one the end-game duties forbid."""
     if book(state)["revoking"] != seat:
         return cards
@@ -47,7 +47,7 @@ def adjust_plays(state: GameState, seat: int, cards: list[int]) -> list[int]:
     return [c for c in state.hands[seat] if c not in allowed]
 
 
-def on_play(state: GameState, seat: int, card: int) -> None:
+def on_play(state: HookState, seat: int, card: int) -> None:
     """A card is played: points not yet claimed lapse; a revoke or a lead out of turn is noted.
 
     A short hand's points stay open until his next draw (``until: draw``).
@@ -67,7 +67,7 @@ def on_play(state: GameState, seat: int, card: int) -> None:
         notes["claims"] = stands
 
 
-def draw_round(state: GameState) -> bool:
+def draw_round(state: HookState) -> bool:
     """Draw for everyone, minding skipped and extra draws; True if play waits for a choice."""
     notes = book(state)
     notes["claims"] = [c for c in notes["claims"] if c["until"] in ("trick", "card", "draw")]
@@ -101,7 +101,7 @@ def after_draw(notes: dict[str, Any]) -> None:
     ]
 
 
-def trick_owner(state: GameState, winner: int) -> int:
+def trick_owner(state: HookState, winner: int) -> int:
     """Who takes a trick won by ``winner``: his adversary once he has revoked (P12)."""
     for offender, gainer in book(state)["revokes"]:
         if offender == winner:
@@ -109,7 +109,7 @@ def trick_owner(state: GameState, winner: int) -> int:
     return winner
 
 
-def _forfeit(state: GameState, offender: int, adversary: int) -> None:
+def _forfeit(state: HookState, offender: int, adversary: int) -> None:
     """A revoke: the offender's end-game tricks go to his adversary, with their brisques.
 
     Those he has won so far move now; those he wins from now on are the

@@ -40,10 +40,10 @@ from bezique.plugins.referee.moments import (
 )
 
 if TYPE_CHECKING:
-    from bezique.game import GameState
+    from bezique.hookstate import HookState
 
 
-def act(state: GameState, action: Action) -> None:
+def act(state: HookState, action: Action) -> None:
     """Carry out a report or a claim, or raise :class:`IllegalActionError` changing nothing.
 
     A variant without a ``penalties`` table referees nothing: every report and
@@ -77,7 +77,7 @@ def act(state: GameState, action: Action) -> None:
 # ---------------------------------------------------------------------- reports
 
 
-def _dealt_too_few(state: GameState, name: str, args: list[str]) -> None:
+def _dealt_too_few(state: HookState, name: str, args: list[str]) -> None:
     at_deal(state, name)
     seat, count, flag = seat_count(state, name, args)
     looked = flag == "looked"
@@ -91,7 +91,7 @@ def _dealt_too_few(state: GameState, name: str, args: list[str]) -> None:
     wait(state, name, eldest(state), options, {"seat": seat, "count": count})
 
 
-def _dealt_too_many(state: GameState, name: str, args: list[str]) -> None:
+def _dealt_too_many(state: HookState, name: str, args: list[str]) -> None:
     at_deal(state, name)
     seat, count, flag = seat_count(state, name, args, ("looked", "unnoticed"))
     if not 0 < count < (len(state.stock) - count) // state.players:
@@ -110,14 +110,14 @@ def _dealt_too_many(state: GameState, name: str, args: list[str]) -> None:
         wait(state, name, eldest(state), choices, {"seat": seat, "count": count})
 
 
-def _exposed_card(state: GameState, name: str, args: list[str]) -> None:
+def _exposed_card(state: HookState, name: str, args: list[str]) -> None:
     at_deal(state, name)
     if len(args) != 1 or not is_card(state, args[0]):
         raise fail(name, "name the card exposed, as in 'irregular exposed_card QS'")
     wait(state, name, eldest(state), ["new_deal", "play_on"], {})
 
 
-def _drew_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
+def _drew_out_of_turn(state: HookState, name: str, args: list[str]) -> None:
     seat = one_seat(state, name, args)
     winner = state.leader
     if seat == winner:
@@ -137,7 +137,7 @@ def _drew_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
         swap_last(state, winner, seat)
 
 
-def _drew_two(state: GameState, name: str, args: list[str]) -> None:
+def _drew_two(state: HookState, name: str, args: list[str]) -> None:
     two_hands(state, name)
     seat = one_seat(state, name, args)
     just_drew(state, name, seat)
@@ -155,14 +155,14 @@ def _drew_two(state: GameState, name: str, args: list[str]) -> None:
         book(state)["choose_next_draw"] = {"chooser": other, "offender": seat}
 
 
-def _shown(state: GameState) -> bool:
+def _shown(state: HookState) -> bool:
     """Whether cards seen while drawing are shown (the Portland laws, ``seen_cards``)."""
     # Absent, seen_cards is choice: the default the ordinary plugin's schema.json declares
     # (the referee imports no other plugin); variants compared as rules fill it in the same.
     return bool(state.rules.data["penalties"].get("seen_cards", "choice") == "shown")
 
 
-def _played_with_seven(state: GameState, name: str, args: list[str]) -> None:
+def _played_with_seven(state: HookState, name: str, args: list[str]) -> None:
     seat = one_seat(state, name, args)
     just_drew(state, name, seat)
     if len(state.stock) < state.players + 1:
@@ -176,7 +176,7 @@ def _played_with_seven(state: GameState, name: str, args: list[str]) -> None:
     open_points(state, name, seat, until="draw")
 
 
-def _overdrew(state: GameState, name: str, args: list[str]) -> None:
+def _overdrew(state: HookState, name: str, args: list[str]) -> None:
     """SEAT kept a card too many at the last draw, unnoticed: the next card of the stock.
 
     Those who drew after him took each the card after the one they took, so
@@ -195,7 +195,7 @@ def _overdrew(state: GameState, name: str, args: list[str]) -> None:
         state.give(other, state.stock.pop())
 
 
-def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
+def _nine_cards(state: HookState, name: str, args: list[str]) -> None:
     """SEAT is found with a card too many (his hand as it is): points; he skips a draw.
 
     The surplus may have been dealt (``dealt_too_many ... unnoticed``) or drawn
@@ -228,7 +228,7 @@ def _nine_cards(state: GameState, name: str, args: list[str]) -> None:
     open_points(state, name, seat)
 
 
-def _old_nine_cards(state: GameState, surplus: list[int], seat: int) -> bool:
+def _old_nine_cards(state: HookState, surplus: list[int], seat: int) -> bool:
     """Whether ``nine_cards SEAT`` keeps its old meaning: he takes the top card too many now.
 
     Only where the report contradicts nothing the hands show: every seat holds his
@@ -244,7 +244,7 @@ def _old_nine_cards(state: GameState, surplus: list[int], seat: int) -> bool:
     )
 
 
-def _not_too_many(state: GameState, seat: int, surplus: list[int]) -> str:
+def _not_too_many(state: HookState, seat: int, surplus: list[int]) -> str:
     """Why ``seat``, holding no card beyond his number, is not the player with nine cards."""
     held = len(state.hands[seat])
     skips, extra = book(state)["skip"][seat], book(state)["extra"][seat]
@@ -260,7 +260,7 @@ def _not_too_many(state: GameState, seat: int, surplus: list[int]) -> str:
     )
 
 
-def _both_too_many(state: GameState, name: str, args: list[str]) -> None:
+def _both_too_many(state: HookState, name: str, args: list[str]) -> None:
     """Every seat is found with too many (their hands as they are): each skips a draw (S3)."""
     if args:
         raise fail(name, "takes no arguments")
@@ -278,7 +278,7 @@ def _both_too_many(state: GameState, name: str, args: list[str]) -> None:
     settle_surplus(state, surplus)
 
 
-def _led_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
+def _led_out_of_turn(state: HookState, name: str, args: list[str]) -> None:
     seat = one_seat(state, name, args)
     order = list(state.trick_order)
     if state.phase != "play" or state.trick or seat == state.to_act or seat not in order:
@@ -297,7 +297,7 @@ def _led_out_of_turn(state: GameState, name: str, args: list[str]) -> None:
     open_points(state, name, seat, until="trick")
 
 
-def _revoke(state: GameState, name: str, args: list[str]) -> None:
+def _revoke(state: HookState, name: str, args: list[str]) -> None:
     seat = one_seat(state, name, args)
     if state.stock_left() or state.phase != "play" or not state.trick or seat != state.to_act:
         raise fail(name, "only in the end-game, by the player about to play to a trick")

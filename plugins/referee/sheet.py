@@ -17,12 +17,12 @@ from bezique.hookspecs import hookimpl
 from bezique.plugins.referee.book import award_event, award_options
 
 if TYPE_CHECKING:
-    from bezique.rules.ruleset import Ruleset
+    from bezique.hookstate import HookRules
 
 
 @hookimpl
 def bezique_sheet_penalty(
-    rules: Ruleset, name: str, offender: int, claimant: int, option: str
+    rules: HookRules, name: str, offender: int, claimant: int, option: str
 ) -> list[ScoreEvent] | None:
     """The penalty ``name``'s points, claimed by ``claimant`` as ``option`` (see the hook)."""
     penalties = rules.data.get("penalties")
