@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.engine.state import PLAY
-from bezique.hookspecs import hookimpl
-from bezique.plugins.ordinary.combinations import KEY, Tables, tables
+from bezique.hookspecs import answers_when, hookimpl
+from bezique.plugins.ordinary.combinations import Tables, carte_blanche_played, tables
 from bezique.plugins.ordinary.hand import NOT_DRAWN, hand_state
 
 if TYPE_CHECKING:
@@ -46,15 +46,14 @@ DRAWN_RULE = "carte_blanche.drawn"
 """The score event's rule of a carte blanche shown again for a card drawn."""
 
 
+@answers_when(carte_blanche_played)  # not asked where none is played
 @hookimpl
 def bezique_play_options(state: GameState, player: int) -> list[Action] | None:
     """Before his card, the holder of a blank hand may announce it (see the module)."""
-    t: Tables | None = state.rules.tables.get(KEY)  # asked before every card: kept short
-    if t is not None and not t.carte_blanche_on:
-        return None
     return [ANNOUNCE] if offered(state, player) else None
 
 
+@answers_when(carte_blanche_played)  # not asked where none is played
 @hookimpl
 def bezique_play_option(state: GameState, player: int, action: Action) -> list[ScoreEvent] | None:
     """The carte blanche announced: shown and scored."""

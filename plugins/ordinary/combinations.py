@@ -8,7 +8,7 @@ class rule read on a card's levels by class (:func:`class_refusal`) is here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +105,7 @@ class Tables:
         )
         """The seven of trumps scores for whoever plays it while the stock lasts (A12)."""
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
-        self.carte_blanche_on: bool = bool(self.carte_blanche["enabled"])
+        self.carte_blanche_on: bool = carte_blanche_played(data)
         """Carte blanche is played: its announcement is offered (the play loop asks this)."""
         self.carte_blanche_barred = frozenset(
             deck.rank_index(r) for r in self.carte_blanche.get("ranks", ())
@@ -342,6 +342,11 @@ def grows_this_turn(
         card in first and (card_levels >> combo.shift) & 15
         for card, card_levels in zip(cards, levels, strict=True)
     )
+
+
+def carte_blanche_played(data: Mapping[str, Any]) -> bool:
+    """Whether the variant of ``data`` plays carte blanche (``carte_blanche.enabled``)."""
+    return bool(data.get("carte_blanche", {"enabled": False})["enabled"])
 
 
 def tables(state: GameState) -> Tables:
