@@ -137,6 +137,8 @@ class Tables:
         """For each face, bit ``1 << card`` for each of its copies."""
         self.fold = deck.faces if self.packs == 2 else 0
         """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
+        self.fold_shifts = _fold_shifts(self.packs, deck.faces)
+        """The shifts that fold a bitboard of cards onto faces in halves (see :meth:`faces_of`)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
         """The quick tests of each trump suit (:func:`~bezique.plugins.ordinary.quick_tests`)."""
         self.by_name: dict[int, dict[str, Combination]] = {}
@@ -189,14 +191,9 @@ class Tables:
 
     def faces_of(self, cards: int) -> int:
         """Fold a bitboard of cards into a bitboard of the faces they show."""
-        faces = self.deck.faces
-        if self.packs == 2:
-            return (cards | cards >> faces) & self.face_mask
-        found = 0
-        while cards:
-            found |= cards & self.face_mask
-            cards >>= faces
-        return found
+        for shift in self.fold_shifts:  # three shifts for eight packs, not eight
+            cards |= cards >> shift
+        return cards & self.face_mask
 
     def _rows(self) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from self.data["declarations"]["combinations"].items()
@@ -342,6 +339,21 @@ def grows_this_turn(
         card in first and (card_levels >> combo.shift) & 15
         for card, card_levels in zip(cards, levels, strict=True)
     )
+
+
+def _fold_shifts(packs: int, faces: int) -> tuple[int, ...]:
+    """Shifts that fold ``packs`` packs of ``faces`` faces onto the first, halving each time.
+
+    Card ``pack * faces + face`` shows ``face``; after ``cards |= cards >> shift`` for
+    each shift, the first pack's bits hold every face of ``cards`` (each pack below
+    ``packs`` is a sum of some of the shifts) and nothing else (a shift by whole packs
+    moves a card's bit onto its own face).
+    """
+    shifts = []
+    while packs > 1:
+        packs = (packs + 1) // 2
+        shifts.append(packs * faces)
+    return tuple(shifts)
 
 
 def carte_blanche_played(data: Mapping[str, Any]) -> bool:
