@@ -48,8 +48,8 @@ Arguments, named exactly as below, that an implementation may take (any subset):
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import pluggy
 
@@ -68,6 +68,32 @@ KeyPath = tuple[str | int, ...]
 PROJECT = "bezique"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+ANSWERS_WHEN = "bezique_answers_when"
+"""The attribute :func:`answers_when` sets on an implementation: its predicate."""
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def answers_when(
+    predicate: Callable[[Mapping[str, Any]], bool],
+) -> Callable[[_Function], _Function]:
+    """Mark a game hook's implementation that can answer only in some variants.
+
+    ``predicate(data)`` is asked once, when a variant's hooks are resolved, with the
+    variant's data; where it is false the implementation is left out as if its plugin
+    did not implement the hook, so that a hook asked before every card costs nothing in
+    the variants where it could only answer ``None`` (the carte blanche's offer, where
+    the variant plays none).  The implementation must then answer ``None`` (or nothing,
+    for a collect hook) in every game of such a variant: the predicate says only when
+    it need not be asked.  Put it above or below ``@hookimpl``.
+    """
+
+    def mark(function: _Function) -> _Function:
+        setattr(function, ANSWERS_WHEN, predicate)
+        return function
+
+    return mark
 
 
 # ====================================================================== the declaring role

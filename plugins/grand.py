@@ -159,10 +159,10 @@ def bezique_after_trick(state: HookState, cards: list[int]) -> None:
     if not state.stock_left():
         return
     combos = record(state).combos
-    t = tables(state)
     for card, seat in zip(cards, state.trick_seats, strict=True):
-        if any(card in entry[1] for entry in combos[seat]):
-            refresh(state, t, seat)
+        entries = combos[seat]  # most seats have no combination standing
+        if entries and any(card in entry[1] for entry in entries):
+            refresh(state, tables(state), seat)
 
 
 # ---------------------------------------------------------------------- declaring

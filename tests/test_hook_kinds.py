@@ -16,7 +16,8 @@ import pytest
 from bezique.actions import ScoreEvent
 from bezique.errors import PluginError, PluginHookError
 from bezique.game import GameState, new_game
-from bezique.hookspecs import hookimpl
+from bezique.hookspecs import answers_when, hookimpl
+from bezique.rules import ruleset
 from bezique.testing import points_by_rule, scenario
 from bezique.variant import registry
 
@@ -121,6 +122,46 @@ def test_decide_asks_the_plugin_listed_last_first(tmp_path: Path) -> None:
     game.apply("play 7S")
     game.apply("play 7D")
     assert game.leader == 1  # the plugin's answer, not the ordinary rule's (7S wins)
+
+
+class WinnerInFours:
+    """Decide, only where four play: whoever played the second card wins every trick."""
+
+    asked = 0
+
+    @answers_when(lambda data: data["players"] == 4)
+    @hookimpl
+    def bezique_trick_winner(self) -> int:
+        WinnerInFours.asked += 1
+        return 1
+
+
+def test_an_implementation_that_cannot_answer_in_a_variant_is_not_asked(tmp_path: Path) -> None:
+    registry.register_plugin("second-wins-in-fours", WinnerInFours())
+    game = blank_deal(house(tmp_path, "ordinary", "second-wins-in-fours"), ["8C", "KS"])
+    game.apply("play 7S")
+    game.apply("play 7D")
+    assert game.leader == 0 and WinnerInFours.asked == 0  # the ordinary rule: 7S wins
+    assert game.rules.owners["bezique_trick_winner"] == "ordinary"
+
+
+def test_a_failing_answers_when_predicate_is_named_with_its_plugin(tmp_path: Path) -> None:
+    class Broken:
+        @answers_when(lambda data: data["no such key"])
+        @hookimpl
+        def bezique_trick_winner(self) -> int:
+            return 1
+
+    registry.register_plugin("broken-predicate", Broken())
+    with pytest.raises(PluginHookError, match="'broken-predicate' failed in bezique_trick_winner"):
+        new_game(house(tmp_path, "ordinary", "broken-predicate"))
+
+
+def test_the_carte_blanche_offer_is_asked_only_where_carte_blanche_is_played() -> None:
+    assert new_game("ordinary").rules.play_options is None
+    assert new_game("ordinary").rules.play_option is None
+    assert new_game("house-carte-blanche").rules.play_options is not None
+    assert new_game("six-pack").rules.play_option is not None
 
 
 # --------------------------------------------------------------------------- the seams

@@ -1234,3 +1234,18 @@ def test_at_once_check_ends_the_game_mid_hand() -> None:
     state.apply(newest_card(state))
     assert (state.phase, state.winner, state.scores) == ("game_over", 0, [20, 0])
     assert state.tricks_done == 2
+
+
+@pytest.mark.parametrize("variant", ["ordinary", "three-hand", "six-pack", "eight-pack"])
+def test_faces_of_folds_every_pack_onto_the_faces(variant: str) -> None:
+    from bezique.plugins.ordinary.combinations import tables_of
+    from bezique.rules.ruleset import ruleset_for
+
+    t = tables_of(ruleset_for(variant))
+    deck = t.deck
+    for card in range(deck.size):
+        assert t.faces_of(1 << card) == 1 << deck.card_face[card]
+    everything = (1 << deck.size) - 1
+    assert t.faces_of(everything) == (1 << deck.faces) - 1
+    last_copies = sum(1 << card for card in range(deck.size - deck.faces, deck.size))
+    assert t.faces_of(last_copies) == (1 << deck.faces) - 1

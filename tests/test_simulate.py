@@ -68,7 +68,8 @@ def bezique_process(
     [
         (["simulate", "--games", "1000000000"], f"'1000000000' must be at most {MAX_GAMES}"),
         (["simulate", "--games", "9" * 5000], "(5000 digits) must be at most 1000000"),
-        (["simulate", "--seed", str(2**63)], f"'{2**63}' must be at most {2**63 - 1}"),
+        # The commands take a record's seeds (MAX_SEED, the record schema's bound), no more.
+        (["simulate", "--seed", str(2**64)], f"'{2**64}' must be at most {2**64 - 1}"),
         (["bench", "--deals", "100000000"], "'100000000' must be at most 10000000"),
         (["bench", "--seed", "1e3"], "'1e3' is not a whole number"),
     ],

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bezique import __version__
+from bezique import MAX_SEED, __version__
 from bezique.web.command import add_arguments as web_arguments
 from bezique.web.command import add_bench_arguments as load_arguments
 
@@ -53,8 +53,6 @@ MAX_COMPARE_GAMES = 100_000
 MAX_JOBS = 64
 """The most processes one ``bezique tournament`` plays in."""
 
-MAX_SEED = 2**63 - 1
-"""The largest seed the commands take (the games' own seeds are drawn below 2**63)."""
 
 BENCH_DEALS = 2000
 """The deals ``bezique bench`` plays when not told (not with ``--search`` or ``--decisions``)."""

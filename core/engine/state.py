@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from bezique import __version__
+from bezique import MAX_SEED, __version__
 from bezique.actions import Action, ScoreEvent
 from bezique.engine.pluginstate import (
     PluginStates,
@@ -62,9 +62,6 @@ QUESTION = "question"
 GAME_OVER = "game_over"
 """Phase: the game has a winner; no action is legal."""
 
-MAX_SEED = 2**64 - 1
-"""The largest seed a game takes: a seed is a whole number from 0 to this, as records
-(``schemas/record.schema.json``) and saved states hold it."""
 
 STATE_FORMAT = "bezique-state/2"
 """The format :meth:`StateData.to_json` writes: the rules carried and pinned by digest."""

@@ -41,23 +41,46 @@ def _whole(value: Any) -> bool:
 
 
 def score_events(answer: Any, args: tuple[Any, ...]) -> str | None:
-    """A list of :class:`ScoreEvent`: whole points, a seat of the game, the rule as text."""
-    if not _is_list(answer):
+    """A list of :class:`ScoreEvent`: whole points, a seat of the game, the rule as text.
+
+    Asked of most tricks' scores: an event of the plain classes (a :class:`ScoreEvent`
+    of ``int`` and ``str``) passes on tests of their classes alone, without a call.
+    """
+    if answer.__class__ is not list and not _is_list(answer):
         return f"{_short(answer)} is not a list of score events"
     players = args[0].players
     for event in answer:
-        if not isinstance(event, ScoreEvent):
-            return f"{_short(event)} is not a ScoreEvent"
-        player, points, rule, detail = event
-        if (
-            player.__class__ is not int
-            or not 0 <= player < players
-            or points.__class__ is not int
-            or not isinstance(rule, str)
-            or not rule
-            or not isinstance(detail, str)
-        ):
-            return _wrong_event(event, players)
+        if event.__class__ is ScoreEvent:
+            player, points, rule, detail = event
+            if (
+                player.__class__ is int
+                and 0 <= player < players
+                and points.__class__ is int
+                and rule.__class__ is str
+                and rule
+                and detail.__class__ is str
+            ):
+                continue
+        problem = _event_problem(event, players)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _event_problem(event: Any, players: int) -> str | None:
+    """What is wrong with one score event in a game of ``players`` seats, or None."""
+    if not isinstance(event, ScoreEvent):
+        return f"{_short(event)} is not a ScoreEvent"
+    player, points, rule, detail = event
+    if (
+        player.__class__ is not int
+        or not 0 <= player < players
+        or points.__class__ is not int
+        or not isinstance(rule, str)
+        or not rule
+        or not isinstance(detail, str)
+    ):
+        return _wrong_event(event, players)
     return None
 
 

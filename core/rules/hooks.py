@@ -22,7 +22,7 @@ kernel uses it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from traceback import walk_tb
 from types import ModuleType
@@ -418,20 +418,51 @@ _COMBINE: dict[str, Callable[[list[HookFunction]], HookFunction]] = {
 }
 
 
-def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
+def answering(
+    manager: pluggy.PluginManager, name: str, data: Mapping[str, Any] | None = None
+) -> list[pluggy.HookImpl]:
+    """The implementations of the hook ``name`` that can answer in the variant of ``data``.
+
+    Those marked with :func:`~bezique.hookspecs.answers_when` whose predicate is false
+    of ``data`` are left out (with ``data`` None, none is).  When a hook wrapper is among
+    them, every implementation is kept: the wrappers see the call as pluggy makes it.
+    """
+    impls: list[pluggy.HookImpl] = getattr(manager.hook, name).get_hookimpls()
+    if data is None or any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return impls
+    return [impl for impl in impls if _can_answer(impl, name, data)]
+
+
+def _can_answer(impl: pluggy.HookImpl, hook: str, data: Mapping[str, Any]) -> bool:
+    """Whether ``impl`` can answer ``hook`` in the variant of ``data`` (its predicate, if any)."""
+    predicate = getattr(impl.function, hookspecs.ANSWERS_WHEN, None)
+    if predicate is None:
+        return True
+    try:
+        return bool(predicate(data))
+    except BeziqueError:
+        raise
+    except Exception as exc:
+        raise hook_failure(impl.plugin_name, hook, exc) from exc
+
+
+def resolve_hook(
+    manager: pluggy.PluginManager, name: str, data: Mapping[str, Any] | None = None
+) -> HookFunction:
     """Return one plain callable that does what the hook's kind says of ``manager``'s plugins.
 
     Decide hooks return the first answer that is not None, collect hooks the
     answers' lists joined, notify hooks nothing.  The implementations are taken
     in call order: the plugin listed last first for a decide hook, the plugins in
-    the order they are listed for the others.
+    the order they are listed for the others.  With the variant's ``data``, only
+    those that can answer in it (:func:`answering`).
     """
     caller = getattr(manager.hook, name)
     spec = caller.spec
     if spec is None:  # pragma: no cover - every game hook has a spec
         raise PluginError(f"hook {name} has no specification")
     argnames = tuple(spec.argnames)
-    impls = caller.get_hookimpls()
+    impls = answering(manager, name, data)
     kind = hookspecs.GAME_HOOKS.get(name) or hookspecs.SHEET_HOOKS.get(name, hookspecs.DECIDE)
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
         plugins = ", ".join(impl.plugin_name for impl in impls)  # one of them failed
@@ -443,7 +474,9 @@ def resolve_hook(manager: pluggy.PluginManager, name: str) -> HookFunction:
     return _COMBINE[kind](functions)
 
 
-def resolve_unguarded(manager: pluggy.PluginManager, name: str) -> tuple[HookFunction, str]:
+def resolve_unguarded(
+    manager: pluggy.PluginManager, name: str, data: Mapping[str, Any] | None = None
+) -> tuple[HookFunction, str]:
     """The hook as :func:`resolve_hook` makes it, but without the guard when one plugin answers.
 
     For the kernel's own card loop (:class:`~bezique.rules.ruleset.Ruleset`'s ``fast_`` hooks),
@@ -452,11 +485,11 @@ def resolve_unguarded(manager: pluggy.PluginManager, name: str) -> tuple[HookFun
     plugins that implement the hook (the one to name when it fails).
     """
     caller = getattr(manager.hook, name)
-    impls = caller.get_hookimpls()
+    impls = answering(manager, name, data)
     owners = ", ".join(impl.plugin_name for impl in impls)
     if len(impls) == 1 and not (impls[0].hookwrapper or impls[0].wrapper):
         return _bind(impls[0], tuple(caller.spec.argnames)), owners
-    return resolve_hook(manager, name), owners
+    return resolve_hook(manager, name, data), owners
 
 
 def _through_pluggy(caller: Any, argnames: tuple[str, ...], kind: str) -> HookFunction:

@@ -44,6 +44,7 @@ from bezique.rules.hooks import (
     TrickScores,
     TrickWinner,
     WaitBeforeDraw,
+    answering,
     hook_failure,
     resolve_hook,
     resolve_unguarded,
@@ -127,12 +128,16 @@ class Ruleset:
 
     def _resolve_hooks(self) -> None:
         """Resolve every game hook of the variant's plugins into the typed facade below."""
-        hooks = {name: resolve_hook(self.manager, name) for name in hookspecs.GAME_HOOKS}
+        data = self.data
+        hooks = {name: resolve_hook(self.manager, name, data) for name in hookspecs.GAME_HOOKS}
 
         def optional(name: str) -> Any:
-            """None when no plugin implements it: the kernel does without (and pays nothing)."""
-            implemented = getattr(self.manager.hook, name).get_hookimpls()
-            return hooks[name] if implemented else None
+            """None when no plugin can answer it here: the kernel does without (and pays nothing).
+
+            An implementation marked :func:`~bezique.hookspecs.answers_when` whose
+            predicate is false of the variant's data does not count (:func:`.hooks.answering`).
+            """
+            return hooks[name] if answering(self.manager, name, data) else None
 
         self.after_deal: Notify = hooks["bezique_after_deal"]
         self.deal_scores: ScoresOf = hooks["bezique_deal_scores"]
@@ -178,7 +183,7 @@ class Ruleset:
 
     def _unguarded(self, name: str) -> Any:
         """The hook ``name`` for the kernel's loop (:func:`.hooks.resolve_unguarded`)."""
-        function, self.owners[name] = resolve_unguarded(self.manager, name)
+        function, self.owners[name] = resolve_unguarded(self.manager, name, self.data)
         return function
 
     def hook_failed(self, hook: str, exc: Exception) -> PluginHookError:

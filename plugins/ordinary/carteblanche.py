@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.engine.state import PLAY
-from bezique.hookspecs import hookimpl
-from bezique.plugins.ordinary.combinations import KEY, Tables, tables
-from bezique.plugins.ordinary.hand import NOT_DRAWN, hand_state
+from bezique.hookspecs import answers_when, hookimpl
+from bezique.plugins.ordinary.combinations import Tables, carte_blanche_played, tables
+from bezique.plugins.ordinary.hand import NOT_DRAWN, OrdinaryHand, hand_state
 
 if TYPE_CHECKING:
     from bezique.hookstate import HookState
@@ -47,46 +47,53 @@ DRAWN_RULE = "carte_blanche.drawn"
 """The score event's rule of a carte blanche shown again for a card drawn."""
 
 
+@answers_when(carte_blanche_played)  # not asked where none is played
 @hookimpl
 def bezique_play_options(state: HookState, player: int) -> list[Action] | None:
     """Before his card, the holder of a blank hand may announce it (see the module)."""
-    t: Tables | None = state.rules.tables.get(KEY)  # asked before every card: kept short
-    if t is not None and not t.carte_blanche_on:
-        return None
     return [ANNOUNCE] if offered(state, player) else None
 
 
+@answers_when(carte_blanche_played)  # not asked where none is played
 @hookimpl
 def bezique_play_option(state: HookState, player: int, action: Action) -> list[ScoreEvent] | None:
     """The carte blanche announced: shown and scored."""
     return announce(state, player) if action == ANNOUNCE else None
 
 
-def at_deal(state: HookState, t: Tables, player: int) -> bool:
-    """Whether ``player`` may announce his dealt hand: blank, not yet shown, no card played."""
-    if hand_state(state).blank_shown[player]:
-        return False
+def at_deal(state: HookState, t: Tables, player: int, kept: OrdinaryHand | None = None) -> bool:
+    """Whether ``player`` may announce his dealt hand: blank, not yet shown, no card played.
+
+    ``kept``: the plugin's state of the hand, where the caller has it.
+    """
     if len(state.played) >= state.players or player in state.played_by:
         return False  # he has played this hand: he declined it
+    if (kept if kept is not None else hand_state(state)).blank_shown[player]:
+        return False
     return t.blank(state.hands[player])
 
 
-def drawn_cards(state: HookState, player: int) -> tuple[int, ...]:
+def drawn_cards(state: HookState, player: int, kept: OrdinaryHand | None = None) -> tuple[int, ...]:
     """The cards ``player`` drew and may show as a carte blanche again now (none: ``()``).
 
     Offered after the round of drawing they came in (one card, or more where a referee
-    gave him more); a trick done since (he has played a card) declines them.
+    gave him more); a trick done since (he has played a card) declines them.  ``kept``:
+    the plugin's state of the hand, where the caller has it.
     """
-    tricks, cards = hand_state(state).blank_drawn[player]
+    tricks, cards = (kept if kept is not None else hand_state(state)).blank_drawn[player]
     return cards if tricks == state.tricks_done else ()
 
 
 def offered(state: HookState, player: int) -> bool:
-    """Whether ``player``, the seat to play, may announce a carte blanche now."""
+    """Whether ``player``, the seat to play, may announce a carte blanche now.
+
+    Asked before every card where carte blanche is played: the hand's state read once.
+    """
     t = tables(state)
     if not t.carte_blanche_on:
         return False
-    return bool(drawn_cards(state, player)) or at_deal(state, t, player)
+    kept = hand_state(state)
+    return bool(drawn_cards(state, player, kept)) or at_deal(state, t, player, kept)
 
 
 def offer_drawn(state: HookState, player: int, card: int) -> None:

@@ -8,7 +8,7 @@ class rule read on a card's levels by class (:func:`class_refusal`) is here too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -105,7 +105,7 @@ class Tables:
         )
         """The seven of trumps scores for whoever plays it while the stock lasts (A12)."""
         self.carte_blanche: dict[str, Any] = data.get("carte_blanche", {"enabled": False})
-        self.carte_blanche_on: bool = bool(self.carte_blanche["enabled"])
+        self.carte_blanche_on: bool = carte_blanche_played(data)
         """Carte blanche is played: its announcement is offered (the play loop asks this)."""
         self.carte_blanche_barred = frozenset(
             deck.rank_index(r) for r in self.carte_blanche.get("ranks", ())
@@ -137,6 +137,8 @@ class Tables:
         """For each face, bit ``1 << card`` for each of its copies."""
         self.fold = deck.faces if self.packs == 2 else 0
         """Two packs: the shift that folds a bitboard of cards onto faces (else 0)."""
+        self.fold_shifts = _fold_shifts(self.packs, deck.faces)
+        """The shifts that fold a bitboard of cards onto faces in halves (see :meth:`faces_of`)."""
         self.tests_by_trump: dict[int, QuickTests] = {}
         """The quick tests of each trump suit (:func:`~bezique.plugins.ordinary.quick_tests`)."""
         self.by_name: dict[int, dict[str, Combination]] = {}
@@ -189,14 +191,9 @@ class Tables:
 
     def faces_of(self, cards: int) -> int:
         """Fold a bitboard of cards into a bitboard of the faces they show."""
-        faces = self.deck.faces
-        if self.packs == 2:
-            return (cards | cards >> faces) & self.face_mask
-        found = 0
-        while cards:
-            found |= cards & self.face_mask
-            cards >>= faces
-        return found
+        for shift in self.fold_shifts:  # three shifts for eight packs, not eight
+            cards |= cards >> shift
+        return cards & self.face_mask
 
     def _rows(self) -> Iterator[tuple[str, dict[str, Any]]]:
         yield from self.data["declarations"]["combinations"].items()
@@ -371,6 +368,26 @@ def grows_this_turn(
         card in first and (card_levels >> combo.shift) & 15
         for card, card_levels in zip(cards, levels, strict=True)
     )
+
+
+def _fold_shifts(packs: int, faces: int) -> tuple[int, ...]:
+    """Shifts that fold ``packs`` packs of ``faces`` faces onto the first, halving each time.
+
+    Card ``pack * faces + face`` shows ``face``; after ``cards |= cards >> shift`` for
+    each shift, the first pack's bits hold every face of ``cards`` (each pack below
+    ``packs`` is a sum of some of the shifts) and nothing else (a shift by whole packs
+    moves a card's bit onto its own face).
+    """
+    shifts = []
+    while packs > 1:
+        packs = (packs + 1) // 2
+        shifts.append(packs * faces)
+    return tuple(shifts)
+
+
+def carte_blanche_played(data: Mapping[str, Any]) -> bool:
+    """Whether the variant of ``data`` plays carte blanche (``carte_blanche.enabled``)."""
+    return bool(data.get("carte_blanche", {"enabled": False})["enabled"])
 
 
 def tables(state: HookState) -> Tables:

@@ -178,26 +178,33 @@ class OrdinaryDeclarations:
         """Return each distinct legal form of ``combos`` (one per choice the rules tell apart)."""
         candidates = self.candidates(state, player, combos)
         pending = hand_state(state).pending[player]
-        if kind == Kind.DECLARE and self.may_skip_checks and self.refuses_nothing(state, player):
-            legal = candidates
-        else:
-            refuse = self.form_refusal
-            legal = [
-                (combo, cards)
-                for combo, cards in candidates
-                if not (kind == Kind.ANNOUNCE and (combo.name, cards) in pending)
-                and refuse(state, player, combo, cards, kind) is None
-            ]
+        checked = not (
+            kind == Kind.DECLARE and self.may_skip_checks and self.refuses_nothing(state, player)
+        )
+        refuse = self.form_refusal
         if not (pending or self.table_cards_apart):
             # Each group of interchangeable copies has a key of its own (copy_groups), so
             # forms that choose differently from the groups differ in keys: no duplicates.
-            return legal
+            if not checked:
+                return candidates
+            return [
+                (combo, cards)
+                for combo, cards in candidates
+                if refuse(state, player, combo, cards, kind) is None
+            ]
+        # The first legal form of each choice of interchangeable copies stands for it: a
+        # form whose choice one before it stands for is not asked about (it would go).
         seen: set[tuple[str, tuple[int, ...]]] = set()
         distinct = []
         card_key = state.card_key
-        for combo, cards in legal:
+        for combo, cards in candidates:
             key = (combo.name, tuple(sorted([card_key[c] for c in cards])))
-            if key not in seen:
+            if key in seen:
+                continue
+            if not checked or (
+                not (kind == Kind.ANNOUNCE and (combo.name, cards) in pending)
+                and refuse(state, player, combo, cards, kind) is None
+            ):
                 seen.add(key)
                 distinct.append((combo, cards))
         return distinct
