@@ -708,7 +708,7 @@ def bezique_sheet_declaration_problem(
 
 @hookspec(firstresult=True)
 def bezique_sheet_scores(
-    rules: Ruleset,
+    rules: HookRules,
     player: int,
     name: str,
     count: int,

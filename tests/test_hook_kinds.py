@@ -17,7 +17,6 @@ from bezique.actions import ScoreEvent
 from bezique.errors import PluginError, PluginHookError
 from bezique.game import GameState, new_game
 from bezique.hookspecs import answers_when, hookimpl
-from bezique.rules import ruleset
 from bezique.testing import points_by_rule, scenario
 from bezique.variant import registry
 

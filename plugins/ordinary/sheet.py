@@ -135,7 +135,7 @@ def declaration_problem(
 
 @hookimpl
 def bezique_sheet_scores(
-    rules: Ruleset,
+    rules: HookRules,
     player: int,
     name: str,
     count: int,
