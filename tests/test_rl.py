@@ -284,10 +284,7 @@ needs_openspiel = pytest.mark.skipif(
 
 
 @needs_openspiel
-@pytest.mark.parametrize(
-    "variant",
-    ["ordinary", "polish", "four-hand-partners", "six-pack-lift", "three-hand", "four-hand"],
-)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_openspiel_random_simulation_with_serialization(variant):
     import pyspiel
 
