@@ -84,15 +84,34 @@ def test_the_mask_is_exactly_the_legal_actions(variant):
         mask = space.mask(state)
         assert [i for i, m in enumerate(mask) if m] == masked
         assert {space.index(state, a) for a in legal} == set(masked)  # every legal one masked
+        assert len(masked) == len(legal)  # and by an index of its own
         for index in masked:  # every masked one legal, and its text the action's
             action = space.action(state, index)
             assert action in legal
             assert space.index(state, action) == index
             assert space.parse(state, space.text(index)) == index
             assert space.parse(state, state.action_text(action)) == index
-            if action.kind.name != "END_TURN":
+            if action.kind.name == "PLAY":  # a table copy named by its classes, as written
+                assert state.action_text(action) == space.text(index)
+            elif action.kind.name != "END_TURN":
                 text = state.action_text(action)
                 assert _without_classes(text) == space.text(index)
+
+
+def test_two_table_copies_declared_differently_are_two_plays():
+    """Grand: a seat with two queens of spades on the table, one declared in a bezique and
+    one in a marriage, may play either: two indices, each naming its copy's class."""
+    for state in _random_game("grand", 1, 4000):
+        texts = [state.action_text(a) for a in state.legal_actions()]
+        named = [t for t in texts if t.startswith("play ") and "*" in t and not t.endswith("*")]
+        if len(named) >= 2:
+            break
+    else:
+        pytest.fail("no seat had two table copies of a face declared differently")
+    space = space_for(state.rules)
+    indices = [space.parse(state, text) for text in named]
+    assert len(set(indices)) == len(named)
+    assert [space.text(i) for i in indices] == named
 
 
 def _without_classes(text: str) -> str:

@@ -36,11 +36,11 @@ class Notation(Machine):
         mark = "*"
         if seat is not None and not (self.held[seat] >> card) & 1:
             mark, seat = "@", None
-        if not self._needs_classes(card, seat):
+        if not self.needs_classes(card, seat):
             return text + mark
         return text + mark + "+".join(self.declared_classes(card))
 
-    def _needs_classes(self, card: int, seat: int | None) -> bool:
+    def needs_classes(self, card: int, seat: int | None) -> bool:
         """Whether the owner has another copy of ``card`` on the table, declared differently."""
         owner = self._owner(card) if seat is None else seat
         face = self.deck.card_face[card]
@@ -64,12 +64,7 @@ class Notation(Machine):
         ``["beziques", "marriages.2"]``: declared in a bezique, and in the
         second level of the marriage class (a sequence).
         """
-        labels = []
-        for index, name in enumerate(self.rules.classes):
-            level = (self.levels[card] >> (4 * index)) & 15
-            if level:
-                labels.append(name if level == 1 else f"{name}.{level}")
-        return labels
+        return class_labels(self.rules.classes, self.levels[card])
 
     def action_text(self, action: Action) -> str:
         """Write ``action`` in the text notation of :mod:`bezique.actions`."""
@@ -201,7 +196,7 @@ class Notation(Machine):
         if not self.on_table[card]:
             return 0
         own = bool((self.held[seat] >> card) & 1)
-        named = self._needs_classes(card, seat if own else None)
+        named = self.needs_classes(card, seat if own else None)
         return (1 if own else 2) + 3 * self.levels[card] * named
 
     def legal_action_ids(self) -> list[int]:
@@ -238,3 +233,17 @@ _ID_KINDS = 8
 
 A choice (``choose``, the ninth kind) is numbered ``text * 8 + 5``: the residue of
 the end of a turn, whose one id is 5 (its text is never empty, so it never is 5)."""
+
+
+def class_labels(classes: Sequence[str], levels: int) -> list[str]:
+    """Name the classes of a card's ``levels``, with the level when above 1.
+
+    ``levels`` keeps four bits a class, in the order of ``classes``:
+    ``["beziques", "marriages.2"]``.
+    """
+    labels = []
+    for index, name in enumerate(classes):
+        level = (levels >> (4 * index)) & 15
+        if level:
+            labels.append(name if level == 1 else f"{name}.{level}")
+    return labels

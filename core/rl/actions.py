@@ -6,7 +6,8 @@ a fixed list of choices, the same at every decision, and a mask of the legal one
 text says and nothing more (the card notation's faces and places):
 
 * ``draw`` (also read ``pass`` once the stock is gone);
-* ``play`` of each face from the concealed hand, then from the player's table;
+* ``play`` of each face from the concealed hand, then from the player's table, then
+  from the table by the classes the copy was declared in (see below);
 * ``exchange`` and ``show`` of the seven: without a card (a variant whose seven is
   implied), then of each face from the hand;
 * ``choose`` of each answer to each question the variant asks before a hand's first
@@ -27,10 +28,13 @@ only on the merged rules: the same in every process and version that merges them
 Left out, with reason: the table actions (``irregular``, ``claim``) and the referee's
 remedy choices.  They are what happens at a real table beside the rules, free words
 a plugin reads; a refereed game is the record of a real game, not one an agent trains
-in.  An index means one text; where the text cannot tell two legal actions apart (two
-declared copies of a face on the table, declared in different classes, which the
-notation tells apart as ``QS*beziques``) the index means the first of them in the
-game's order of legal actions.
+in.  An index means one text.  A card played from the player's table is numbered by its
+face and, where he has two copies of that face on the table declared differently (the
+notation's ``QS*beziques`` against ``QS*marriages``), by the classes it was declared
+in: ``play`` of each face from the table under each naming of classes the variant's
+combination table allows.  A table card within a declaration is numbered by its face
+and place alone: the game offers one legal declaration for copies that its rules treat
+alike.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bezique.actions import KIND_WORDS, Action, Kind
+from bezique.engine.notation import class_labels
 from bezique.errors import BeziqueError
 from bezique.game import PLAY, QUESTION, TURN, GameState, new_game
 
@@ -92,6 +97,9 @@ class ActionSpace:
         """The text an index stands for, in the notation (``declare bezique QS JD*``)."""
         key = self.keys[self._checked(index)]
         deck = self.rules.deck
+        if key.kind == Kind.PLAY and key.words:  # a table copy named by its classes
+            ((face, place),) = key.cards
+            return f"play {deck.face_text(face)}{_MARKS[place]}{key.words}"
         words = [KIND_WORDS[Kind(key.kind)]]
         if key.words:
             words.append(key.words)
@@ -110,6 +118,10 @@ class ActionSpace:
         seat = state.to_act
         faces = deck.card_face
         cards = tuple(sorted((faces[c], _place(state, seat, c)) for c in action.cards))
+        if action.kind == Kind.PLAY and cards[0][1] == OWN_TABLE:
+            card = action.cards[0]
+            if state.needs_classes(card, seat):
+                return Key(int(Kind.PLAY), "+".join(state.declared_classes(card)), cards)
         return Key(int(action.kind), action.combo, cards)
 
     def index(self, state: GameState, action: Action) -> int:
@@ -197,6 +209,9 @@ def _keys(rules: Ruleset) -> Iterator[Key]:
     for place in (HAND, OWN_TABLE):
         for face in faces:
             yield Key(int(Kind.PLAY), "", ((face, place),))
+    for label in _class_namings(rules):
+        for face in faces:
+            yield Key(int(Kind.PLAY), label, ((face, OWN_TABLE),))
     for kind in (Kind.EXCHANGE, Kind.SHOW):
         yield Key(int(kind), "", ())
         for face in faces:
@@ -218,6 +233,26 @@ def _keys(rules: Ruleset) -> Iterator[Key]:
     for kind in (Kind.DECLARE, Kind.ANNOUNCE):
         for name, placed in forms:
             yield Key(int(kind), name, placed)
+
+
+def _class_namings(rules: Ruleset) -> list[str]:
+    """Every naming of the classes a table card may have been declared in.
+
+    As the notation writes it after ``QS*`` (``beziques+marriages.2``): each class at
+    none or one of the levels of its combinations in the variant's table, at least one
+    class named.
+    """
+    rows: dict[str, Any] = rules.data.get("declarations", {}).get("combinations", {})
+    levels_of = [
+        sorted({int(row.get("level", 1)) for row in rows.values() if row["class"] == name})
+        for name in rules.classes
+    ]
+    namings = []
+    for chosen in itertools.product(*([0, *levels] for levels in levels_of)):
+        levels = sum(level << (4 * index) for index, level in enumerate(chosen))
+        if levels:
+            namings.append("+".join(class_labels(rules.classes, levels)))
+    return namings
 
 
 def _answers(rules: Ruleset) -> list[str]:
