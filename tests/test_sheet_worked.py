@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from stacked import through_stock
 
 from bezique.errors import BeziqueError, IllegalActionError
 from bezique.sheet import Entry, Sheet, SheetError, sheet_text
@@ -214,6 +215,46 @@ def test_s0_three_hand_second_double_needs_a_new_bezique_on_the_sheet_as_in_the_
     bezique = score(0, "bezique", "QS", "JD")
     with pytest.raises(SheetError, match=CLASS_RULE):
         totals("three-hand", HEARTS, DOUBLE, bezique, DOUBLE, players=3)
+
+
+# ---------------------------------------------------------------------- the last eight tricks
+
+
+def end_game_turn(variant: str, end1: list[str]) -> list[str]:
+    """What seat 1 may do after winning the first trick of the end-game (leading JC).
+
+    Seat 1 wins every trick of the stock (:func:`through_stock`), declaring nothing,
+    and holds ``end1`` when the stock is gone; seat 0 follows with the nine of clubs.
+    """
+    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
+    game = scenario(variant, hands=hands, turn_up=turn_up, stock=stock)
+    for lead, follow in zip(leads, follows, strict=True):
+        game.apply(f"play {lead}")
+        game.apply(f"play {follow}")
+        if game.phase == "turn":  # combinations and sevens left alone
+            game.apply("draw")
+    assert game.stock_left() == 0
+    game.apply("play JC")
+    game.apply("play 9C")
+    return [game.action_text(a) for a in game.legal_actions()]
+
+
+def test_declarations_after_the_stock_is_gone_are_accepted_where_the_game_plays_them() -> None:
+    # S0 Polish section (A20c): declaring goes on through the last eight tricks; the
+    # ordinary game (S0's last eight tricks) declares nothing then, with the four
+    # knaves in hand
+    polish = end_game_turn("polish", ["JC", "7S", "8S", "9S", "7H", "8H", "9H", "7C"])
+    assert "declare four_knaves" in polish
+    knaves = ["JC", "JS", "JH", "JD", "7H", "8H", "9H", "7C"]
+    assert [t for t in end_game_turn("ordinary", knaves) if "declare" in t] == []
+    gone = Entry("stock_gone")
+    assert totals("polish", HEARTS, gone, score(0, "four knaves")) == [40, 0]
+    with pytest.raises(SheetError, match="after the stock is gone"):
+        totals("ordinary", HEARTS, gone, score(0, "four knaves", "JC", "JS", "JH", "JD"))
+    # the brisques and the last trick are entered then in both
+    last = [score(0, "last trick"), score(0, "brisques", count=2)]
+    assert totals("ordinary", HEARTS, gone, *last) == [30, 0]
 
 
 # ---------------------------------------------------------------------- carte blanche

@@ -36,6 +36,7 @@ from bezique.plugins.ordinary.combinations import (
     raised_levels,
     tables_of,
 )
+from bezique.plugins.ordinary.declaring import OrdinaryDeclarations
 from bezique.plugins.ordinary.tricks import game_winner
 
 if TYPE_CHECKING:
@@ -58,8 +59,11 @@ def bezique_sheet_entries(rules: HookRules) -> list[SheetEntryKind]:
     """The table's combinations, the seven of trumps, carte blanche, brisques, the last trick."""
     t = tables_of(rules)
     words = rules.words
+    after_stock = declares_after_stock(rules)
     entries = [
-        SheetEntryKind(name, words.combination(name), row["points"], _size(row))
+        SheetEntryKind(
+            name, words.combination(name), row["points"], _size(row), after_stock=after_stock
+        )
         for name, row in rules.data["declarations"]["combinations"].items()
     ]
     if not t.trumps_by_marriage:
@@ -89,6 +93,16 @@ def bezique_sheet_entries(rules: HookRules) -> list[SheetEntryKind]:
         )
     )
     return entries
+
+
+def declares_after_stock(rules: HookRules) -> bool:
+    """Whether the variant's declaring goes on once the stock is gone, as its game's role says.
+
+    The role the game declares through (``rules.declaring``, the plugins' roles
+    composed) says so by :attr:`OrdinaryDeclarations.declares_after_stock`.
+    """
+    role = getattr(rules, "declaring", None)
+    return isinstance(role, OrdinaryDeclarations) and role.declares_after_stock
 
 
 def _size(row: Mapping[str, Any]) -> int:
