@@ -670,7 +670,8 @@ class SheetEntryKind(NamedTuple):
     most: int = 0
     """How many (cards counted, or entries) the hand can hold in all seats; 0: no bound."""
     after_stock: bool = False
-    """It may be entered once the stock is gone (declarations may not)."""
+    """It may be entered once the stock is gone (declarations only where the variant's
+    declaring goes on then, as Polish bezique's does)."""
     pool: str = ""
     """Kinds of one pool share :attr:`most` (the seven of trumps shown or exchanged)."""
 

@@ -29,18 +29,23 @@ his left, the second pair the two seats left over.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bezique.actions import Kind
 from bezique.engine.state import PluginState
 from bezique.hookspecs import DeclaringRole, KeyPath, RuleProse, hookimpl
-from bezique.hookstate import HookState
-from bezique.plugins.ordinary import Combination, OrdinaryDeclarations, tables
+from bezique.hookstate import HookRules, HookState
+from bezique.plugins.ordinary import (
+    Combination,
+    OrdinaryDeclarations,
+    declaration_problem,
+    tables,
+)
 from bezique.variant import load_fragment
 
-__all__ = ["MultihandDeclarations", "is_second_double"]
+__all__ = ["MultihandDeclarations", "is_second_double", "second_double_levels"]
 """The role other plugins may compose with, and the test of a second double bezique."""
 
 
@@ -49,17 +54,36 @@ def is_second_double(state: HookState, combo: Combination, cards: tuple[int, ...
 
     The old queen and knave lie on the table at exactly the double's level of the
     beziques class (not higher: a triple's cards make no more doubles); the new
-    queen and knave have never been declared in that class.
+    queen and knave have never been declared in that class (:func:`second_double_levels`).
+    """
+    levels = [state.levels[c] for c in cards]
+    faces = [state.deck.card_face[c] for c in cards]
+    on_table = [bool(state.on_table[c]) for c in cards]
+    return second_double_levels(combo, levels, faces, on_table) is not None
+
+
+def second_double_levels(
+    combo: Combination, levels: Sequence[int], faces: Sequence[int], on_table: Sequence[bool]
+) -> list[int] | None:
+    """The class levels the class rule reads for a second double bezique, or None if it is not one.
+
+    ``levels``, ``faces`` and ``on_table`` describe the four cards declared as
+    ``combo``.  Two of them must be a queen and knave of the bezique on the table at
+    exactly the double's level of the beziques class, the other two never declared in
+    that class; their levels are returned with the old pair's read one lower (as if the
+    double it made were a single), which the class rule lets join a double again.
     """
     if combo.pairs != 2 or not combo.faces:
-        return False
+        return None
     shift, level = combo.shift, combo.level
-    old = [c for c in cards if (state.levels[c] >> shift) & 15 == level]
-    new = [c for c in cards if not (state.levels[c] >> shift) & 15]
+    old = [i for i, lv in enumerate(levels) if (lv >> shift) & 15 == level]
+    new = [i for i, lv in enumerate(levels) if not (lv >> shift) & 15]
     if len(old) != 2 or len(new) != 2:
-        return False
-    faces = sorted(state.deck.card_face[c] for c in old)
-    return faces == sorted(combo.faces) and all(state.on_table[c] for c in old)
+        return None
+    if sorted(faces[i] for i in old) != sorted(combo.faces) or not all(on_table[i] for i in old):
+        return None
+    one = 1 << shift
+    return [lv - one if i in old else lv for i, lv in enumerate(levels)]
 
 
 class MultihandDeclarations(OrdinaryDeclarations):
@@ -78,11 +102,10 @@ class MultihandDeclarations(OrdinaryDeclarations):
     ) -> list[int]:
         """The ordinary levels, the old pair of a second double bezique one lower in its class."""
         levels = super().class_levels(state, player, combo, cards)
-        if not is_second_double(state, combo, cards):
-            return levels
-        shift, level = combo.shift, combo.level
-        one = 1 << shift
-        return [lv - one if (lv >> shift) & 15 == level else lv for lv in levels]
+        faces = [state.deck.card_face[c] for c in cards]
+        on_table = [bool(state.on_table[c]) for c in cards]
+        read = second_double_levels(combo, levels, faces, on_table)
+        return levels if read is None else read
 
     def refuses_nothing(self, state: HookState, player: int) -> bool:
         """As the roles before: a second double only relaxes the class rule."""
@@ -99,6 +122,23 @@ class MultihandDeclarations(OrdinaryDeclarations):
                 "one (S0 three- and four-hand)"
             )
         return reason
+
+
+@hookimpl
+def bezique_sheet_declaration_problem(
+    rules: HookRules,
+    declared: Sequence[tuple[str, tuple[int, ...]]],
+    name: str,
+    faces: tuple[int, ...],
+    trump: int,
+) -> str:
+    """A score sheet's declaration, checked as the ordinary sheet does with the second double.
+
+    The ordinary checks (:func:`~bezique.plugins.ordinary.declaration_problem`), and
+    where the class rule refuses every choice of copies, the copies that make a
+    second double bezique (:func:`second_double_levels`, the rule the game plays).
+    """
+    return declaration_problem(rules, declared, name, faces, trump, reading=second_double_levels)
 
 
 @hookimpl

@@ -198,6 +198,41 @@ def test_luck_is_deterministic_for_a_seed(club: Club) -> None:
         club.luck("Ann", 0, seed=7)
 
 
+def test_luck_names_a_variant_played_with_house_rules_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "club.sqlite")
+    plain = sheet_won_by(1, "Ann", "Bob")
+    house = Sheet(
+        "ordinary",
+        plain.players,
+        plain.first_dealer,
+        overrides={"game": {"source": "the club's own reading"}},
+        entries=plain.entries,
+    )
+    for n, sheet in enumerate((plain, house)):
+        path = tmp_path / f"game{n}.json"
+        path.write_text(sheet.dumps(), encoding="utf-8")
+        if n == 0:
+            for name in ("Ann", "Bob"):
+                assert main(["club", "--db", db, "add-player", name]) == 0
+        assert main(["club", "--db", db, "add-game", str(path), "--evening", "2026-11-05"]) == 0
+    capsys.readouterr()
+    assert main(["club", "--db", db, "luck", "Ann", "--hands", "2", "--seed", "1"]) == 0
+    headings = [line for line in capsys.readouterr().out.splitlines() if "interval" in line]
+    assert headings == [
+        "Ordinary two-hand bezique: points declared a hand (95% interval)",
+        "Ordinary two-hand bezique with house rules: points declared a hand (95% interval)",
+    ]
+    assert main(["club", "--db", db, "luck", "Ann", "--hands", "2", "--seed", "1", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert [row["title"] for row in found] == [
+        "Ordinary two-hand bezique",
+        "Ordinary two-hand bezique with house rules",
+    ]
+    assert found[1]["variant"].startswith("ordinary {")
+
+
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "club.sqlite")
     won = tmp_path / "won.json"

@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from stacked import through_stock
 
-from bezique.errors import BeziqueError
+from bezique.errors import BeziqueError, IllegalActionError
 from bezique.sheet import Entry, Sheet, SheetError, sheet_text
+from bezique.testing import scenario
 
 NEW_CARD = "every declaration needs at least one card never declared before"
 CLASS_RULE = "already declared in a combination of the same class"
@@ -158,6 +160,101 @@ def test_a_triple_bezique_built_on_a_double_scores_as_the_ladder_says() -> None:
     # without the cards the sheet cannot tell what the triple was built on: its table's
     bare = totals("three-hand", score(0, "double bezique"), score(0, "triple bezique"), players=3)
     assert bare == [2000, 0, 0]
+
+
+def three_hand_doubles(*declarations: str) -> tuple[list[int], str]:
+    """The game's bezique scores once seat 1 declares a double, then ``declarations``.
+
+    Seat 1 holds three queens of spades and three knaves of diamonds and wins every
+    trick with an ace of hearts (trumps), declaring the double after the first and
+    each of ``declarations`` after one more; the text of the first refused, if any.
+    """
+    low = ["7C", "8C", "9C", "7D", "8D", "9D", "7S", "8S"]
+    hand = ["QS", "QS", "QS", "JD", "JD", "JD", "AH", "AH"]
+    stock = ["AH", "KD", "KS", "KC", "KD", "KS", "KH", "KH", "KH"]
+    game = scenario("three-hand", hands=[low, hand, low], turn_up="9H", stock=stock)
+    for action in ("play AH", "play 7C", "play 7C", "declare double_bezique QS QS JD JD"):
+        game.apply(action)
+    refused = ""
+    for low_card, declaration in zip(("8C", "9C"), declarations, strict=False):
+        for action in ("draw", "play AH", f"play {low_card}", f"play {low_card}"):
+            game.apply(action)
+        try:
+            game.apply(declaration)
+        except IllegalActionError as exc:
+            refused = str(exc)
+            break
+    return [e.points for e in game.events if e.rule.endswith("bezique")], refused
+
+
+DOUBLE = score(0, "double bezique", "QS", "QS", "JD", "JD")
+
+
+def test_s0_three_hand_second_double_bezique_is_accepted_as_the_game_plays_it() -> None:
+    # S0 three-hand: a double made of a bezique already in a double and a new one
+    # scores 500 again.  With three packs only one copy of each card is fresh: the
+    # sheet takes the old pair for the rest, as the game does.
+    played, refused = three_hand_doubles("declare double_bezique QS QS* JD JD*")
+    assert (played, refused) == ([500, 500], "")
+    assert totals("three-hand", HEARTS, DOUBLE, DOUBLE, players=3) == [1000, 0, 0]
+    # a third double would need a third fresh pair: the packs have none left
+    with pytest.raises(SheetError, match=CLASS_RULE):
+        totals("three-hand", HEARTS, DOUBLE, DOUBLE, DOUBLE, players=3)
+    # the ordinary rules with three packs keep the class rule: the second is refused
+    with pytest.raises(SheetError, match=CLASS_RULE):
+        totals("ordinary", HEARTS, DOUBLE, DOUBLE, house={"cards": {"packs": 3}})
+
+
+def test_s0_three_hand_second_double_needs_a_new_bezique_on_the_sheet_as_in_the_game() -> None:
+    # The third copies declared as a single bezique first: no new pair is left, so a
+    # second double is refused by the game (it offers the winner nothing to declare, and
+    # play goes on) and by the sheet
+    single = "declare bezique QS JD"
+    played, refused = three_hand_doubles(single, "declare double_bezique QS* QS* JD* JD*")
+    assert played == [500, 40] and "seat 1 must play a card to the trick" in refused
+    bezique = score(0, "bezique", "QS", "JD")
+    with pytest.raises(SheetError, match=CLASS_RULE):
+        totals("three-hand", HEARTS, DOUBLE, bezique, DOUBLE, players=3)
+
+
+# ---------------------------------------------------------------------- the last eight tricks
+
+
+def end_game_turn(variant: str, end1: list[str]) -> list[str]:
+    """What seat 1 may do after winning the first trick of the end-game (leading JC).
+
+    Seat 1 wins every trick of the stock (:func:`through_stock`), declaring nothing,
+    and holds ``end1`` when the stock is gone; seat 0 follows with the nine of clubs.
+    """
+    end0 = ["9C", "8C", "7S", "8S", "9S", "7H", "8H", "9D"]
+    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
+    game = scenario(variant, hands=hands, turn_up=turn_up, stock=stock)
+    for lead, follow in zip(leads, follows, strict=True):
+        game.apply(f"play {lead}")
+        game.apply(f"play {follow}")
+        if game.phase == "turn":  # combinations and sevens left alone
+            game.apply("draw")
+    assert game.stock_left() == 0
+    game.apply("play JC")
+    game.apply("play 9C")
+    return [game.action_text(a) for a in game.legal_actions()]
+
+
+def test_declarations_after_the_stock_is_gone_are_accepted_where_the_game_plays_them() -> None:
+    # S0 Polish section (A20c): declaring goes on through the last eight tricks; the
+    # ordinary game (S0's last eight tricks) declares nothing then, with the four
+    # knaves in hand
+    polish = end_game_turn("polish", ["JC", "7S", "8S", "9S", "7H", "8H", "9H", "7C"])
+    assert "declare four_knaves" in polish
+    knaves = ["JC", "JS", "JH", "JD", "7H", "8H", "9H", "7C"]
+    assert [t for t in end_game_turn("ordinary", knaves) if "declare" in t] == []
+    gone = Entry("stock_gone")
+    assert totals("polish", HEARTS, gone, score(0, "four knaves")) == [40, 0]
+    with pytest.raises(SheetError, match="after the stock is gone"):
+        totals("ordinary", HEARTS, gone, score(0, "four knaves", "JC", "JS", "JH", "JD"))
+    # the brisques and the last trick are entered then in both
+    last = [score(0, "last trick"), score(0, "brisques", count=2)]
+    assert totals("ordinary", HEARTS, gone, *last) == [30, 0]
 
 
 # ---------------------------------------------------------------------- carte blanche

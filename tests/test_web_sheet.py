@@ -336,6 +336,26 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     assert claimed.status_code == 200 and claimed.json()["scores"] == [0, 20]
 
 
+def test_a_penalty_is_fixed_as_a_score_is(client: TestClient, db: str) -> None:
+    # S0's 20 for drawing out of turn, taken off Bob; fixed to be added to Ann's score,
+    # then a fix the table refuses (S0 has no such irregularity) changes nothing
+    sheet, token = new_sheet(client)
+    headers = {"X-Sheet-Token": token}
+    drew = {"kind": "penalty", "player": 1, "name": "drew out of turn", "option": "deduct"}
+    assert enter(client, sheet, token, drew).json()["scores"] == [0, -20]
+    fixed = client.post(
+        f"/api/sheets/{sheet}/fix/0", json={**drew, "option": "add"}, headers=headers
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert fixed.json()["scores"] == [20, 0]
+    assert fixed.json()["entries"][0]["words"] == "penalty: Bob, drew out of turn, add"
+    assert stored(db, sheet)[0]["entries"] == [{**drew, "option": "add"}]
+    bad = {**drew, "name": "revoked"}
+    refused = client.post(f"/api/sheets/{sheet}/fix/0", json=bad, headers=headers)
+    assert refused.status_code == 400
+    assert client.get(f"/api/sheets/{sheet}").json()["scores"] == [20, 0]
+
+
 def test_a_penalty_entered_by_taps_on_the_phone(tmp_path: Path) -> None:
     """Bob drew out of turn: Ann takes 20 off his score; he held nine cards: Ann adds 200."""
     server = WebServer(tmp_path / "tables.sqlite").start()
@@ -377,5 +397,13 @@ def phone_penalties(page: Page, server: WebServer) -> None:
     assert "penalty: Bob, nine cards, add" in page.inner_text('[data-entry="1"]')
     sheet_id = page.url.split("/sheet/")[1].split("#")[0]
     assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [200, -20]
+    # the first was added to Ann's score after all: fixed by its button
+    page.click('[aria-label="fix entry 0"]')
+    assert page.input_value("#penalty") == "0" and page.input_value("#offender") == "1"
+    page.select_option("#option", label="added to the injured player's score")
+    page.click("#enter-penalty")
+    expect(page.locator('[data-side="0"] strong')).to_have_text("220")
+    expect(page.locator('[data-side="1"] strong')).to_have_text("0")
+    assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [220, 0]
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page is {width} pixels wide on a 375-pixel phone"

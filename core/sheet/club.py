@@ -125,12 +125,20 @@ class Luck:
     """One variant's declaration points a hand: the player's and the heuristic bot's."""
 
     variant: str
+    """The variant's name, with its house rules' overrides as JSON where the sheets had some."""
     player: Mean
     bot: Mean
+    title: str = ""
+    """The variant in words: its title, and "with house rules" where the sheets had some."""
 
     def to_json(self) -> dict[str, Any]:
         """The comparison as plain JSON data."""
-        return {"variant": self.variant, "player": self.player.to_json(), "bot": self.bot.to_json()}
+        return {
+            "variant": self.variant,
+            "title": self.title,
+            "player": self.player.to_json(),
+            "bot": self.bot.to_json(),
+        }
 
 
 def player_name(text: str) -> str:
@@ -404,17 +412,25 @@ class Club:
             raise ClubError(f"{wanted!r} is not a club player")
         own: dict[str, list[float]] = {}
         rules_of: dict[str, Ruleset] = {}
+        titles: dict[str, str] = {}
         for game in self.games():
             if wanted not in game.players:
                 continue
             sheet = game.sheet
-            key = sheet.variant
+            key, title = sheet.variant, sheet.rules.variant.title
             if sheet.overrides:
                 key += " " + json.dumps(sheet.overrides, sort_keys=True)
+                title += " with house rules"
+            titles[key] = title
             rules_of.setdefault(key, sheet.rules)
             own.setdefault(key, []).extend(_declared(sheet, game.players.index(wanted)))
         return [
-            Luck(key, Mean.of(own[key]), Mean.of(_bot_declared(rules_of[key], hands, seed)))
+            Luck(
+                key,
+                Mean.of(own[key]),
+                Mean.of(_bot_declared(rules_of[key], hands, seed)),
+                titles[key],
+            )
             for key in sorted(own)
         ]
 

@@ -124,7 +124,7 @@ def _luck(club: Club, args: argparse.Namespace) -> int:
     if not found:
         print(f"{args.name} has no game in the club")
     for luck in found:
-        print(f"{luck.variant}: points declared a hand (95% interval)")
+        print(f"{luck.title or luck.variant}: points declared a hand (95% interval)")
         for who, mean in ((args.name, luck.player), ("heuristic bot", luck.bot)):
             print(
                 f"  {who}: {mean.mean:.1f} ({mean.low:.1f} to {mean.high:.1f}) "

@@ -354,7 +354,7 @@ class _Tallier:
         if entry.kind != "score":
             return False
         kind = self.sheet.names.get(_words_key(entry.name))
-        return kind is not None and kind.after_stock
+        return kind is not None and kind.after_stock and not kind.cards  # not a declaration
 
     def _result(self) -> str:
         if self.tally.winner < 0:

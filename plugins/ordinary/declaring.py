@@ -79,6 +79,11 @@ class OrdinaryDeclarations:
     table_cards_apart: ClassVar[bool] = False
     """Try each card on the table on its own, rather than one copy per ``state.card_key``."""
 
+    declares_after_stock: ClassVar[bool] = False
+    """Whether declaring goes on once the stock is gone: not in the ordinary game (S0, the
+    last eight tricks); a role whose rules say otherwise sets it (Polish bezique) and
+    offers its declarations then, and a score sheet reads it."""
+
     def __init__(self, rules: HookRules) -> None:
         """The declaring role of ``rules``' variant."""
         self.rules = rules
@@ -100,7 +105,7 @@ class OrdinaryDeclarations:
         combinations his new cards could join are tested: removing cards never makes
         a combination, and a card of his that was not fresh then is not now.
         """
-        if not state.stock and state.turn_up < 0:
+        if not state.stock and state.turn_up < 0 and not self.declares_after_stock:
             return []
         t = self.tables
         trump = state.trump
@@ -140,7 +145,7 @@ class OrdinaryDeclarations:
             return play_refusal(state, player)
         if action.kind == Kind.DECLARE and action.combo == carteblanche.CARTE_BLANCHE:
             return carteblanche.refusal(state, player)
-        if not state.stock_left():
+        if not state.stock_left() and not self.declares_after_stock:
             return "declarations cease once the stock is exhausted (S0)"
         if action.kind in (Kind.EXCHANGE, Kind.SHOW):
             return self.seven_refusal(state, player, action)

@@ -18,7 +18,8 @@ opponent where the variant says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from itertools import product
 from typing import TYPE_CHECKING, Any
 
 from bezique.actions import ScoreEvent
@@ -35,10 +36,19 @@ from bezique.plugins.ordinary.combinations import (
     raised_levels,
     tables_of,
 )
+from bezique.plugins.ordinary.declaring import OrdinaryDeclarations
 from bezique.plugins.ordinary.tricks import game_winner
 
 if TYPE_CHECKING:
     from bezique.hookstate import HookRules
+
+LevelReading = Callable[
+    [Combination, Sequence[int], Sequence[int], Sequence[bool]], "list[int] | None"
+]
+"""A plugin's rule letting cards join a combination of their class again: given the
+combination and its cards' class levels, faces and whether each lies on the table,
+the levels the class rule reads, or None where the rule does not apply
+(:func:`bezique.plugins.multihand.second_double_levels`)."""
 
 SEVEN_KEYS = ("turn_up_points", "exchange_points", "declare_points")
 """The seven of trumps' score events, by their key in the ``seven_of_trumps`` section."""
@@ -49,8 +59,11 @@ def bezique_sheet_entries(rules: HookRules) -> list[SheetEntryKind]:
     """The table's combinations, the seven of trumps, carte blanche, brisques, the last trick."""
     t = tables_of(rules)
     words = rules.words
+    after_stock = declares_after_stock(rules)
     entries = [
-        SheetEntryKind(name, words.combination(name), row["points"], _size(row))
+        SheetEntryKind(
+            name, words.combination(name), row["points"], _size(row), after_stock=after_stock
+        )
         for name, row in rules.data["declarations"]["combinations"].items()
     ]
     if not t.trumps_by_marriage:
@@ -82,6 +95,16 @@ def bezique_sheet_entries(rules: HookRules) -> list[SheetEntryKind]:
     return entries
 
 
+def declares_after_stock(rules: HookRules) -> bool:
+    """Whether the variant's declaring goes on once the stock is gone, as its game's role says.
+
+    The role the game declares through (``rules.declaring``, the plugins' roles
+    composed) says so by :attr:`OrdinaryDeclarations.declares_after_stock`.
+    """
+    role = getattr(rules, "declaring", None)
+    return isinstance(role, OrdinaryDeclarations) and role.declares_after_stock
+
+
 def _size(row: Mapping[str, Any]) -> int:
     """How many cards a declaration of the combination ``row`` shows."""
     if "ranks" in row:
@@ -110,12 +133,15 @@ def declaration_problem(
     faces: tuple[int, ...],
     trump: int,
     class_rule: bool = True,
+    reading: LevelReading | None = None,
 ) -> str:
     """Why the sheet may not hold ``name`` of ``faces`` (see the hook); ``""`` if it may.
 
     Without ``class_rule`` only the form and the trump suit are checked (a plugin
     whose sets are formed again once a card is played away, which a sheet does not
-    record).
+    record).  ``reading`` is a plugin's rule that lets cards join a combination of
+    their class again (the three-hand second double bezique): where the class rule
+    refuses every choice of copies, the copies it allows are tried too.
     """
     t = tables_of(rules)
     suits = range(len(t.deck.suits)) if trump < 0 else [trump]
@@ -130,7 +156,9 @@ def declaration_problem(
             f"{shown} as {words} needs a trump suit that the player's earlier declarations "
             "of the hand rule out: one suit is trumps for the whole hand"
         )
-    return _class_problem(t, allowed[0], declared, name, faces)[0] if class_rule else ""
+    if not class_rule:
+        return ""
+    return _class_problem(t, allowed[0], declared, name, faces, reading)[0]
 
 
 @hookimpl
@@ -189,6 +217,7 @@ def _class_problem(
     declared: Sequence[tuple[str, tuple[int, ...]]],
     name: str,
     faces: tuple[int, ...],
+    reading: LevelReading | None = None,
 ) -> tuple[str, list[int]]:
     """The class rule over the player's declarations of the hand, copies chosen as they allow.
 
@@ -198,10 +227,10 @@ def _class_problem(
     for earlier, shown in declared:
         combo = t.by_name_for(trump, earlier)
         if combo is not None:
-            _place(t, copies, combo, shown)
+            _place(t, copies, combo, shown, reading)
     combo = t.by_name_for(trump, name)
     assert combo is not None  # _forms said so
-    problem, levels = _place(t, copies, combo, faces)
+    problem, levels = _place(t, copies, combo, faces, reading)
     if problem is None:
         barred = next((f for f in faces if len(copies.get(f, ())) >= t.packs), faces[0])
         return class_rule_words(t.deck.face_text(barred)), []
@@ -209,16 +238,23 @@ def _class_problem(
 
 
 def _place(
-    t: Tables, copies: dict[int, list[int]], combo: Combination, faces: tuple[int, ...]
+    t: Tables,
+    copies: dict[int, list[int]],
+    combo: Combination,
+    faces: tuple[int, ...],
+    reading: LevelReading | None = None,
 ) -> tuple[str | None, list[int]]:
     """Lay ``faces`` as ``combo`` under the class rule and, where it is checked, the new card.
 
     Return None (the class rule or the packs refuse), :data:`NEW_CARD_RULE` (no choice
     of copies has a fresh one), or ``""`` with the levels the copies taken held before;
     ``copies`` is changed only then.  A copy on the table is taken before a fresh one,
-    unless the one-new-card rule needs a fresh one (tried at each position in turn).
+    unless the one-new-card rule needs a fresh one (tried at each position in turn);
+    where the class rule refuses them all, the copies ``reading`` allows.
     """
     laid = _lay(t, copies, combo, faces)
+    if laid is None and reading is not None:
+        laid = _lay_read(t, copies, combo, faces, reading)
     if laid is None:
         return None, []
     if t.one_per_trick or t.compound or not needs_new_card(t, laid[0]):
@@ -261,6 +297,61 @@ def _lay(
             free = [len(levels) - 1]
         before.append(levels[free[0]])
         levels[free[0]] = raised_levels(levels[free[0]], combo)
+    return before, laid
+
+
+def _lay_read(
+    t: Tables,
+    copies: dict[int, list[int]],
+    combo: Combination,
+    faces: tuple[int, ...],
+    reading: LevelReading,
+) -> tuple[list[int], dict[int, list[int]]] | None:
+    """Lay ``faces`` as ``combo`` on copies whose levels ``reading`` lets the class rule pass.
+
+    Every choice of copies is tried (a copy on the table, or a fresh one while the
+    packs hold one; a handful of faces, at most ``packs + 1`` choices each), in
+    order; the first whose levels, as ``reading`` reads them, pass the class rule is
+    laid.  Return as :func:`_lay` does; None when no choice passes.
+    """
+    options = [[*range(len(copies.get(face, []))), FRESH] for face in faces]
+    for choice in product(*options):
+        laid = _lay_choice(t, copies, combo, faces, choice)
+        if laid is None:
+            continue
+        read = reading(combo, laid[0], faces, [True] * len(faces))
+        if read is not None and class_clash(combo, read) < 0:
+            return laid
+    return None
+
+
+FRESH = -1
+"""A choice of :func:`_lay_read`: a fresh copy of the face rather than one on the table."""
+
+
+def _lay_choice(
+    t: Tables,
+    copies: dict[int, list[int]],
+    combo: Combination,
+    faces: tuple[int, ...],
+    choice: tuple[int, ...],
+) -> tuple[list[int], dict[int, list[int]]] | None:
+    """Lay each face on the copy ``choice`` names (:data:`FRESH`: a new one), if all differ."""
+    laid = {face: list(copies.get(face, [])) for face in faces}
+    taken: set[tuple[int, int]] = set()
+    before: list[int] = []
+    for face, index in zip(faces, choice, strict=True):
+        levels = laid[face]
+        if index == FRESH:
+            if len(levels) >= t.packs:
+                return None
+            levels.append(0)
+            index = len(levels) - 1
+        elif (face, index) in taken:
+            return None
+        taken.add((face, index))
+        before.append(levels[index])
+        levels[index] = raised_levels(levels[index], combo)
     return before, laid
 
 

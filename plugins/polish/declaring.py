@@ -7,6 +7,7 @@ application; the ordinary form rules (the class rule) still judge each form.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import ClassVar
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.hookstate import HookState
@@ -25,6 +26,9 @@ class PolishDeclarations(OrdinaryDeclarations):
     The class rule and the rest of the ordinary form rules still judge each form
     (:meth:`form_refusal` adds the trick card's rule before them).
     """
+
+    declares_after_stock: ClassVar[bool] = True
+    """Declaring goes on through the last eight tricks (S0 Polish section, A20c)."""
 
     def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """What the trick's winner may do before drawing: exchange the seven, declare.

@@ -99,7 +99,7 @@ function showEntries() {
       item.append(el("details", {}, el("summary", { text: "checked" }),
         el("ul", {}, ...entry.checks.map((c) => el("li", { text: c })))));
     }
-    if (token && entry.entry.kind === "score") {
+    if (token && (entry.entry.kind === "score" || entry.entry.kind === "penalty")) {
       item.append(el("button", { text: "fix", "aria-label": `fix entry ${entry.number}`, onclick: () => startFix(entry) }));
     }
     return item;
@@ -150,7 +150,11 @@ async function enterPenalty() {
   const offer = sheet.penalties[Number($("penalty").value)];
   const entry = { kind: "penalty", player: Number($("offender").value), name: offer.name, option: $("option").value };
   if (sheet.players.length > 2) entry.claimant = Number($("claimant").value);
-  await send("entries", entry);
+  if (fixing !== null) {
+    if (await send(`fix/${fixing}`, entry)) endFix();
+  } else {
+    await send("entries", entry);
+  }
 }
 
 function show(view) {
@@ -204,6 +208,7 @@ function startFix(entry) {
   fixing = entry.number;
   $("form-title").textContent = `Fix entry ${entry.number}`;
   $("cancel-fix").hidden = false;
+  if (entry.entry.kind === "penalty") { startPenaltyFix(entry.entry); return; }
   $("player").value = entry.entry.player;
   const kind = sheet.names.findIndex((k) => k.name === entry.entry.name || k.key === entry.entry.name);
   if (kind >= 0) $("name").value = kind;
@@ -211,6 +216,17 @@ function startFix(entry) {
   $("cards").value = (entry.entry.cards || []).join(" ");
   showKindFields();
   $("entry-form").scrollIntoView({ block: "start" });
+}
+
+// A penalty being fixed: its choices set in the penalty form, which then sends the fix.
+function startPenaltyFix(penalty) {
+  $("offender").value = penalty.player;
+  const offer = sheet.penalties.findIndex((o) => o.name === penalty.name);
+  if (offer >= 0) $("penalty").value = offer;
+  showPenaltyChoices();
+  if (penalty.option) $("option").value = penalty.option;
+  if (penalty.claimant !== undefined) $("claimant").value = String(penalty.claimant);
+  $("penalty-box").scrollIntoView({ block: "start" });
 }
 
 function endFix() {
