@@ -158,6 +158,10 @@ class HookRules(Protocol):
         """The combination classes; a card's levels keep four bits per class, in this order."""
 
     @property
+    def declaring(self) -> object:
+        """The variant's declaring procedure: its plugins' declaring roles composed into one."""
+
+    @property
     def tables(self) -> dict[object, Any]:
         """Where plugins keep tables they compile from the data (shared by the games)."""
 

@@ -101,7 +101,7 @@ def declares_after_stock(rules: HookRules) -> bool:
     The role the game declares through (``rules.declaring``, the plugins' roles
     composed) says so by :attr:`OrdinaryDeclarations.declares_after_stock`.
     """
-    role = getattr(rules, "declaring", None)
+    role = rules.declaring
     return isinstance(role, OrdinaryDeclarations) and role.declares_after_stock
 
 
