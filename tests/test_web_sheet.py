@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -223,9 +224,8 @@ def test_an_older_store_gains_the_sheets_table(db: str) -> None:
         assert again.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
-@pytest.mark.slow
-def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
-    """A sheet made, scores entered, fixed and undone by taps on a 375-pixel page; totals read."""
+def on_a_phone(tmp_path: Path, taps: Callable[[Page, WebServer], None]) -> None:
+    """Start the server on a fresh store and run ``taps`` on a 375-pixel page of Chromium."""
     server = WebServer(tmp_path / "tables.sqlite").start()
     try:
         with sync_playwright() as driver:
@@ -234,12 +234,17 @@ def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
                 args=["--no-sandbox"],
             )
             try:
-                page = browser.new_page(viewport={"width": 375, "height": 740})
-                phone_sheet(page, server)
+                taps(browser.new_page(viewport={"width": 375, "height": 740}), server)
             finally:
                 browser.close()
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
+    """A sheet made, scores entered, fixed and undone by taps on a 375-pixel page; totals read."""
+    on_a_phone(tmp_path, phone_sheet)
 
 
 def phone_sheet(page: Page, server: WebServer) -> None:
@@ -358,20 +363,7 @@ def test_a_penalty_is_fixed_as_a_score_is(client: TestClient, db: str) -> None:
 
 def test_a_penalty_entered_by_taps_on_the_phone(tmp_path: Path) -> None:
     """Bob drew out of turn: Ann takes 20 off his score; he held nine cards: Ann adds 200."""
-    server = WebServer(tmp_path / "tables.sqlite").start()
-    try:
-        with sync_playwright() as driver:
-            browser = driver.chromium.launch(
-                executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                args=["--no-sandbox"],
-            )
-            try:
-                page = browser.new_page(viewport={"width": 375, "height": 740})
-                phone_penalties(page, server)
-            finally:
-                browser.close()
-    finally:
-        server.stop()
+    on_a_phone(tmp_path, phone_penalties)
 
 
 def phone_penalties(page: Page, server: WebServer) -> None:
