@@ -247,13 +247,18 @@ def test_the_sheet_page_on_a_phone(tmp_path: Path) -> None:
     on_a_phone(tmp_path, phone_sheet)
 
 
-def phone_sheet(page: Page, server: WebServer) -> None:
+def start_ann_and_bob(page: Page, server: WebServer) -> None:
+    """Start a sheet of ordinary bezique for Ann and Bob by taps on the page /sheet."""
     page.goto(server.origin + "/sheet")
     page.wait_for_selector("#variant option", state="attached")
     page.select_option("#variant", "ordinary")
     page.fill('[data-name="0"]', "Ann")
     page.fill('[data-name="1"]', "Bob")
     page.click("#create")
+
+
+def phone_sheet(page: Page, server: WebServer) -> None:
+    start_ann_and_bob(page, server)
     page.wait_for_selector("#entry-form:not([hidden])")
     assert "#" in page.url
     page.select_option("#player", label="Ann")
@@ -367,12 +372,7 @@ def test_a_penalty_entered_by_taps_on_the_phone(tmp_path: Path) -> None:
 
 
 def phone_penalties(page: Page, server: WebServer) -> None:
-    page.goto(server.origin + "/sheet")
-    page.wait_for_selector("#variant option", state="attached")
-    page.select_option("#variant", "ordinary")
-    page.fill('[data-name="0"]', "Ann")
-    page.fill('[data-name="1"]', "Bob")
-    page.click("#create")
+    start_ann_and_bob(page, server)
     page.wait_for_selector("#penalty-box:not([hidden])")
     assert page.is_hidden("#claimant-box")  # two players: the other claims it
     page.select_option("#offender", label="Bob")
