@@ -74,7 +74,22 @@ __all__ = [
 ]
 """The public face of the kernel: what user code and plugins import from ``bezique.game``."""
 
-Origin = tuple["GameState", int] | str | NotCopied | None
+
+class _Unrestored:
+    """The type of :data:`_UNRESTORED`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        """``UNRESTORED``."""
+        return "UNRESTORED"
+
+
+_UNRESTORED = _Unrestored()
+"""``_origin`` of a throwaway state (a search's world): not restored after a failed action,
+but left broken (see :meth:`GameState._unrestored`)."""
+
+Origin = tuple["GameState", int] | str | NotCopied | _Unrestored | None
 """What a state replays from to restore it after a failed action (see ``StateData._origin``)."""
 
 _PLAY = Kind.PLAY
@@ -291,6 +306,16 @@ class GameState(
 
     # ------------------------------------------------------------------ all or nothing
 
+    def _unrestored(self) -> None:
+        """Make this state a throwaway one: no copy of it is kept to restore it from.
+
+        A search's world, discarded after its iteration, need not pay for the copy a
+        sampled world keeps at its first action (:meth:`_replays_from`): an action that
+        fails in it leaves it broken (it refuses every action after, saying why) instead
+        of restored.  A clone of it is a throwaway state too.
+        """
+        self._origin = _UNRESTORED
+
     def _replays_from(self, mark: int) -> None:
         """Make sure this state can be rebuilt as it is now, before an action changes it.
 
@@ -301,6 +326,8 @@ class GameState(
         origin = self._origin
         if origin is NOT_COPIED:
             self._origin = (self.clone(), mark)
+        elif origin is _UNRESTORED:
+            return
         elif isinstance(origin, str):
             raise PluginError(origin)
 
@@ -314,6 +341,12 @@ class GameState(
         the replay itself fail (a plugin that answers otherwise the second time), the
         state is marked broken and refuses every action after, saying why.
         """
+        if self._origin is _UNRESTORED:
+            self._origin = (
+                "this game cannot go on: an action failed in a throwaway state (a search's "
+                "world), which is not restored"
+            )
+            return
         try:
             rebuilt = self._rebuilt(mark)
         except BaseException as exc:  # the first failure is the one that goes on

@@ -96,6 +96,14 @@ class CardTables:
         self.stakes: dict[int, list[float]] = {}
         """Memo of :func:`stakes` by trump suit."""
         self._strengths: dict[int, list[float]] = {}
+        self._facts: dict[int, _FormFacts] = {}
+
+    def facts(self, trump: int) -> _FormFacts:
+        """The forms of ``trump`` as the valuation reads them (made once per trump suit)."""
+        found = self._facts.get(trump)
+        if found is None:
+            found = self._facts[trump] = _facts(self, trump)
+        return found
 
     def strengths(self, trump: int) -> list[float]:
         """For each card, its :func:`power` with ``trump`` (made once per trump suit)."""
@@ -318,6 +326,55 @@ def face_counts(tables: CardTables, *groups: Sequence[int]) -> list[int]:
     return counts
 
 
+class _Shape(NamedTuple):
+    """A form as :func:`_add_combinations` reads it (made once per trump suit)."""
+
+    faces: tuple[int, ...]
+    copies: int
+    size: int
+    gains: tuple[float, ...]
+    """What each card needed adds with ``held`` cards of it held: ``gains[held]``."""
+
+
+class _FormFacts(NamedTuple):
+    """The forms of one trump suit as the valuation reads them (:meth:`CardTables.facts`)."""
+
+    of_face: tuple[tuple[tuple[int, int, int], ...], ...]
+    """For each face, each form that has it: its index, its class's shift and its level."""
+    shapes: tuple[_Shape, ...]
+    """Each form's shape, by index."""
+    sevens: frozenset[int]
+    """The cards that are the seven of trumps."""
+
+
+def _facts(tables: CardTables, trump: int) -> _FormFacts:
+    """The forms of ``trump`` as :func:`_add_combinations` and :func:`declarable` read them."""
+    forms = tables.forms(trump)
+    of_face = tuple(
+        tuple((index, forms[index].shift, forms[index].level) for index in indices)
+        for indices in tables.forms_of_faces(trump)
+    )
+    shapes = tuple(
+        _Shape(
+            form.faces,
+            form.copies,
+            form.size,
+            tuple(
+                form.points * ((held / form.size) ** 2 - ((held - 1) / form.size) ** 2)
+                for held in range(form.size + 1)
+            ),
+        )
+        for form in forms
+    )
+    deck = tables.deck
+    sevens = frozenset(
+        card
+        for card in range(deck.size)
+        if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump
+    )
+    return _FormFacts(of_face, shapes, sevens)
+
+
 def _add_combinations(
     tables: CardTables,
     trump: int,
@@ -333,65 +390,80 @@ def _add_combinations(
     """
     if tables.open_cards:
         return
-    deck = tables.deck
-    forms = tables.forms(trump)
-    eligible = _eligible(forms, tables.forms_of_faces(trump), deck.card_face, levels, cards)
-    for form, found in zip(forms, eligible, strict=True):
-        if found:
-            _share(form, found, available, values)
+    facts = tables.facts(trump)
+    eligible = _eligible(facts.of_face, tables.deck.card_face, levels, cards)
+    shapes = facts.shapes
+    for index in sorted(eligible):
+        _share(shapes[index], eligible[index], available, values)
     if trump >= 0 and turn_up >= 0 and tables.seven_points:
+        sevens = facts.sevens
         for card in cards:
-            if deck.card_rank[card] == tables.seven_rank and deck.card_suit[card] == trump:
+            if card in sevens:
                 values[card] += tables.seven_points + 2.0
 
 
 def _eligible(
-    forms: Sequence[Form],
-    forms_of_face: Sequence[Sequence[int]],
+    of_face: Sequence[Sequence[tuple[int, int, int]]],
     face_of: Sequence[int],
     levels: Sequence[int],
     cards: Sequence[int],
-) -> list[dict[int, list[int]]]:
-    """For each form, the cards of ``cards`` that count towards it, by face.
+) -> dict[int, dict[int, list[int]]]:
+    """For each form some card counts towards (by index), those cards of ``cards``, by face.
 
     A card counts unless it was declared in the form's class at its level; a card is
-    offered only to the forms that have its face (``forms_of_face``).
+    offered only to the forms that have its face (``of_face``, :class:`_FormFacts`).
     """
-    eligible: list[dict[int, list[int]]] = [{} for _ in forms]
+    eligible: dict[int, dict[int, list[int]]] = {}
     for card in cards:
         face = face_of[card]
         declared = levels[card]
-        for index in forms_of_face[face]:
-            form = forms[index]
-            if (declared >> form.shift) & 15 < form.level:
-                eligible[index].setdefault(face, []).append(card)
+        for index, shift, level in of_face[face]:
+            if (declared >> shift) & 15 < level:
+                found = eligible.get(index)
+                if found is None:
+                    eligible[index] = {face: [card]}
+                elif face in found:
+                    found[face].append(card)
+                else:
+                    found[face] = [card]
     return eligible
 
 
 def _share(
-    form: Form,
+    shape: _Shape,
     eligible: dict[int, list[int]],
     available: Sequence[int],
     values: dict[int, float],
 ) -> None:
-    """Add each card's share of ``form``'s expected points to ``values``.
+    """Add each card's share of a form's expected points to ``values``.
 
     ``eligible`` holds the hand's cards that count towards it, by face (:func:`_eligible`).
     """
-    faces = form.faces
-    if form.copies:  # each face, form.copies times
-        if any(available[f] < form.copies for f in faces):
+    faces = shape.faces
+    copies = shape.copies
+    if copies:  # each face, copies times
+        for face in faces:
+            if available[face] < copies:
+                return
+        held = 0
+        needed: list[int] = []
+        for found in eligible.values():
+            count = len(found)
+            if count <= copies:
+                held += count
+                needed.extend(found)
+            else:
+                held += copies
+    else:  # any shape.size of the faces
+        size = shape.size
+        if sum([available[face] for face in faces]) < size:
             return
-        held = sum(min(len(found), form.copies) for found in eligible.values())
-        needed = [c for found in eligible.values() if len(found) <= form.copies for c in found]
-    else:  # any form.size of the faces
-        if sum(available[f] for f in faces) < form.size:
+        count = sum([len(found) for found in eligible.values()])
+        if count > size:  # cards to spare: none is needed
             return
-        held = min(sum(map(len, eligible.values())), form.size)
-        spare = sum(map(len, eligible.values())) > form.size
-        needed = [] if spare else [c for found in eligible.values() for c in found]
-    total = form.size
-    gain = form.points * ((held / total) ** 2 - ((held - 1) / total) ** 2)
+        held = count
+        needed = [card for found in eligible.values() for card in found]
+    gain = shape.gains[held]
     for card in needed:
         values[card] += gain
 
@@ -408,12 +480,11 @@ def declarable(view: View, cards: Sequence[int]) -> int:
         return 0
     levels = view.levels
     forms = tables.forms(view.trump)
-    eligible = _eligible(
-        forms, tables.forms_of_faces(view.trump), tables.deck.card_face, levels, cards
-    )
+    eligible = _eligible(tables.facts(view.trump).of_face, tables.deck.card_face, levels, cards)
     best = 0
-    for form, found in zip(forms, eligible, strict=True):
-        if form.points <= best or not found:
+    for index, found in eligible.items():  # (the most points: the order does not matter)
+        form = forms[index]
+        if form.points <= best:
             continue
         if not any(levels[card] == 0 for group in found.values() for card in group):
             continue

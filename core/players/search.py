@@ -187,7 +187,9 @@ class SearchPlayer:
         budget = self.iterations
         done = 0
         while (budget is None or done < budget) and (stop is None or time.perf_counter() < stop):
-            self.iterate(root, sampler.sample(rng), rng)
+            world = sampler.sample(rng)
+            world._unrestored()  # discarded after the iteration: no copy kept to restore it
+            self.iterate(root, world, rng)
             done += 1
         self.last_iterations = done
         card_key = sampler.template.card_key
