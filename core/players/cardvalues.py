@@ -475,23 +475,52 @@ def declarable(view: View, cards: Sequence[int]) -> int:
     that level, with at least one card never declared: what winning a trick
     would let it score (the rules' own checks may refuse some of them).
     """
-    tables = tables_of(view.rules)
-    if tables.open_cards:
-        return 0
-    levels = view.levels
-    forms = tables.forms(view.trump)
-    eligible = _eligible(tables.facts(view.trump).of_face, tables.deck.card_face, levels, cards)
-    best = 0
-    for index, found in eligible.items():  # (the most points: the order does not matter)
-        form = forms[index]
-        if form.points <= best:
-            continue
-        if not any(levels[card] == 0 for group in found.values() for card in group):
-            continue
-        if form.copies:
-            complete = all(len(found.get(f, ())) >= form.copies for f in form.faces)
-        else:
-            complete = sum(map(len, found.values())) >= form.size
-        if complete:
-            best = form.points
-    return best
+    return Declarable(view, cards).without(-1)
+
+
+class Declarable:
+    """:func:`declarable` of a hand with any one of its cards played, counted once."""
+
+    def __init__(self, view: View, cards: Sequence[int]) -> None:
+        """Count, for each form the cards of ``cards`` count towards, what it holds of it."""
+        tables = tables_of(view.rules)
+        self.levels = levels = view.levels
+        self.face_of = face_of = tables.deck.card_face
+        forms = tables.forms(view.trump)
+        eligible = (
+            {}
+            if tables.open_cards
+            else _eligible(tables.facts(view.trump).of_face, face_of, levels, cards)
+        )
+        self.rows = [
+            (
+                forms[index],
+                {face: len(group) for face, group in found.items()},
+                sum(1 for group in found.values() for card in group if levels[card] == 0),
+                {card for group in found.values() for card in group},
+            )
+            for index, found in eligible.items()
+        ]
+        """Each form: the form, its cards held by face, how many never declared, which."""
+
+    def without(self, played: int) -> int:
+        """:func:`declarable` of the hand without the card ``played`` (-1: the whole hand)."""
+        best = 0
+        fresh_played = played >= 0 and self.levels[played] == 0
+        face_played = self.face_of[played] if played >= 0 else -1
+        for form, counts, fresh, members in self.rows:  # (the most points: any order)
+            if form.points <= best:
+                continue
+            inside = played in members
+            if fresh - (inside and fresh_played) <= 0:
+                continue
+            if form.copies:
+                complete = all(
+                    counts.get(f, 0) - (inside and f == face_played) >= form.copies
+                    for f in form.faces
+                )
+            else:
+                complete = sum(counts.values()) - inside >= form.size
+            if complete:
+                best = form.points
+        return best

@@ -29,10 +29,10 @@ from bezique.engine.views import View
 from bezique.players import Options, no_options
 from bezique.players.cardvalues import (
     CardTables,
+    Declarable,
     Form,
     answers,
     beats,
-    declarable,
     keep_values,
     power,
     stakes,
@@ -359,7 +359,7 @@ def _follow(
     last = left and left <= view.rules.players and tables.last_at_exhaustion
     final = not left and len(view.hand) == 1
     bonus = tables.last_trick_points * (last or final)
-    hand = view.hand
+    counted = Declarable(view, view.hand) if left else None
 
     def gain(action: Action) -> tuple[float, float]:
         card = action.cards[0]
@@ -369,9 +369,8 @@ def _follow(
         value = (2 * sure - 1) * stake if ours else -stake
         if taking:
             extra = bonus
-            if left:
-                rest = [c for c in hand if c != card]
-                extra += DECLARE_SHARE * declarable(view, rest) - LEAD_COST
+            if counted is not None:  # (the stock lasts)
+                extra += DECLARE_SHARE * counted.without(card) - LEAD_COST
             value += sure * extra
         elif ours:
             value += bonus
