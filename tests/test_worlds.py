@@ -21,9 +21,11 @@ import random
 
 import pytest
 
+from bezique.actions import Kind
 from bezique.engine.views import View
+from bezique.errors import PluginError
 from bezique.game import GameState, new_game
-from bezique.players.worlds import WorldSampler, sample_world
+from bezique.players.worlds import WorldSampler, sample_world, shuffle
 from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.variant import variant_summaries
 
@@ -204,3 +206,36 @@ def test_in_the_two_hand_end_game_the_world_is_the_game() -> None:
             continue
         world = sample_world(state.view(state.to_act), random.Random(1))
         assert [sorted(h) for h in world.hands] == [sorted(h) for h in state.hands]
+
+
+def test_the_worlds_shuffle_is_the_generators() -> None:
+    for seed in range(200):
+        for size in (0, 1, 2, 7, 24, 64, 100):
+            mine, theirs = list(range(size)), list(range(size))
+            drawn, reference = random.Random(seed), random.Random(seed)
+            shuffle(mine, drawn)
+            reference.shuffle(theirs)
+            assert mine == theirs
+            assert drawn.random() == reference.random()
+
+
+def test_a_throwaway_world_keeps_no_copy_and_is_left_broken_by_a_failure() -> None:
+    game = new_game("ordinary", seed=3)
+    sampler = WorldSampler(game.view(game.to_act))
+    kept, thrown = sampler.sample(random.Random(1)), sampler.sample(random.Random(1))
+    thrown._unrestored()
+    play = next(a for a in thrown.legal_actions() if a.kind == Kind.PLAY)
+
+    def fail(card: int) -> None:
+        raise KeyboardInterrupt
+
+    before = kept.to_json()
+    for world in (kept, thrown):
+        world._play = fail  # type: ignore[method-assign]
+        with pytest.raises(KeyboardInterrupt):
+            world.apply(play)
+        del world._play
+    assert kept.to_json() == before
+    kept.apply(play)  # restored: it goes on
+    with pytest.raises(PluginError, match="throwaway state"):
+        thrown.apply(play)

@@ -74,7 +74,7 @@ class WorldSampler:
         """Return one world: a copy of the template with the unseen cards dealt at random."""
         world = self.template.clone()
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(pool, rng)
         if any(self.excluded):
             dealt = _deal_constrained(pool, self.hidden, self.excluded, rng)
         else:
@@ -95,6 +95,27 @@ class WorldSampler:
         for key, value in self.redrawn:  # hidden parts drawn for each world
             extra[key] = value.in_world(data, rng)
         return world
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, the same draws and the same order, without its calls a card.
+
+    :meth:`random.Random.shuffle` swaps each place from the last down with one below
+    it drawn by ``_randbelow``: ``getrandbits`` of the bound's bit length until it falls
+    below the bound (Python 3.10 to 3.13).  A generator of another class (one whose
+    draws are its own) is asked to shuffle itself.
+    """
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for place in range(len(cards) - 1, 0, -1):
+        bound = place + 1
+        bits = bound.bit_length()
+        other = getrandbits(bits)
+        while other >= bound:
+            other = getrandbits(bits)
+        cards[place], cards[other] = cards[other], cards[place]
 
 
 def _template(view: View) -> GameState:
