@@ -13,7 +13,7 @@ decides from it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from bezique.engine.views import View
 from bezique.game import GameState
@@ -174,7 +174,10 @@ class CardTables:
 
 def tables_of(rules: Ruleset) -> CardTables:
     """The player's tables of ``rules``, made once and kept in its memo."""
-    return rules.compiled(TABLES_KEY, lambda: CardTables(rules))
+    found = rules.tables.get(TABLES_KEY)
+    if found is None:
+        found = rules.compiled(TABLES_KEY, lambda: CardTables(rules))
+    return cast(CardTables, found)
 
 
 OPEN_WORTH = 6.0

@@ -247,11 +247,20 @@ class SearchPlayer:
                 if new:
                     break
                 continue
-            keyed = [(_key(action, card_key), action) for action in legal]
-            untried = [pair for pair in keyed if pair[0] not in children]
-            for key, _ in keyed:  # every child legal in this world was available
-                if key in children:
-                    children[key].available += 1
+            keyed: list[tuple[Key, Action]] = []
+            untried: list[tuple[Key, Action]] = []
+            for action in legal:
+                cards = action.cards
+                if len(cards) == 1:  # (_key, inlined for a card played)
+                    key = (action.kind, card_key[cards[0]], action.combo)
+                else:
+                    key = _key(action, card_key)
+                keyed.append((key, action))
+                known = children.get(key)
+                if known is None:
+                    untried.append((key, action))
+                else:  # every child legal in this world was available
+                    known.available += 1
             if untried:
                 key, action = untried[int(rng.random() * len(untried))]
                 child = children[key] = _Node(world.side_of[world.to_act])
@@ -262,7 +271,8 @@ class SearchPlayer:
             chosen = keyed[0]
             for pair in keyed:
                 child = children[pair[0]]
-                score = child.total / child.visits + c * sqrt(log(child.available) / child.visits)
+                visits = child.visits
+                score = child.total / visits + c * sqrt(log(child.available) / visits)
                 if score > best_score:
                     best_score, chosen = score, pair
             node = children[chosen[0]]
