@@ -397,7 +397,12 @@ def _add_combinations(
     eligible = _eligible(facts.of_face, tables.deck.card_face, levels, cards)
     shapes = facts.shapes
     for index in sorted(eligible):
-        _share(shapes[index], eligible[index], available, values)
+        faces, copies, size, gains = shapes[index]
+        needed = _needed(faces, copies, size, eligible[index], available)
+        if needed is not None:
+            gain = gains[needed[0]]
+            for card in needed[1]:
+                values[card] += gain
     if trump >= 0 and turn_up >= 0 and tables.seven_points:
         sevens = facts.sevens
         for card in cards:
@@ -432,22 +437,24 @@ def _eligible(
     return eligible
 
 
-def _share(
-    shape: _Shape,
+def _needed(
+    faces: tuple[int, ...],
+    copies: int,
+    size: int,
     eligible: dict[int, list[int]],
     available: Sequence[int],
-    values: dict[int, float],
-) -> None:
-    """Add each card's share of a form's expected points to ``values``.
+) -> tuple[int, list[int]] | None:
+    """How many of a form's cards the hand holds, and which of them it needs (each shares).
 
-    ``eligible`` holds the hand's cards that count towards it, by face (:func:`_eligible`).
+    The form is ``faces``, ``copies`` of each (0: any ``size`` of them); ``eligible``
+    holds the hand's cards that count towards it, by face (:func:`_eligible`).  None when
+    it cannot be completed from the cards still to be had, or the hand has cards to
+    spare (a form of any ``size``: no card is needed).
     """
-    faces = shape.faces
-    copies = shape.copies
     if copies:  # each face, copies times
         for face in faces:
             if available[face] < copies:
-                return
+                return None
         held = 0
         needed: list[int] = []
         for found in eligible.values():
@@ -457,18 +464,14 @@ def _share(
                 needed.extend(found)
             else:
                 held += copies
-    else:  # any shape.size of the faces
-        size = shape.size
-        if sum([available[face] for face in faces]) < size:
-            return
-        count = sum([len(found) for found in eligible.values()])
-        if count > size:  # cards to spare: none is needed
-            return
-        held = count
-        needed = [card for found in eligible.values() for card in found]
-    gain = shape.gains[held]
-    for card in needed:
-        values[card] += gain
+        return held, needed
+    total = 0
+    for face in faces:
+        total += available[face]
+    if total < size:
+        return None
+    needed = [card for found in eligible.values() for card in found]
+    return (len(needed), needed) if len(needed) <= size else None
 
 
 def declarable(view: View, cards: Sequence[int]) -> int:

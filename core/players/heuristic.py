@@ -359,7 +359,7 @@ def _follow(
     last = left and left <= view.rules.players and tables.last_at_exhaustion
     final = not left and len(view.hand) == 1
     bonus = tables.last_trick_points * (last or final)
-    counted = Declarable(view, view.hand) if left else None
+    counted: list[Declarable] = []  # (counted when a card that takes the trick is weighed)
 
     def gain(action: Action) -> tuple[float, float]:
         card = action.cards[0]
@@ -369,8 +369,10 @@ def _follow(
         value = (2 * sure - 1) * stake if ours else -stake
         if taking:
             extra = bonus
-            if counted is not None:  # (the stock lasts)
-                extra += DECLARE_SHARE * counted.without(card) - LEAD_COST
+            if left:
+                if not counted:
+                    counted.append(Declarable(view, view.hand))
+                extra += DECLARE_SHARE * counted[0].without(card) - LEAD_COST
             value += sure * extra
         elif ours:
             value += bonus
