@@ -498,16 +498,22 @@ class Declarable:
             if tables.open_cards
             else _eligible(tables.facts(view.trump).of_face, face_of, levels, cards)
         )
-        self.rows = [
-            (
-                forms[index],
-                {face: len(group) for face, group in found.items()},
-                sum(1 for group in found.values() for card in group if levels[card] == 0),
-                {card for group in found.values() for card in group},
-            )
-            for index, found in eligible.items()
-        ]
-        """Each form: the form, its cards held by face, how many never declared, which."""
+        self.rows: list[tuple[Form, dict[int, int], int, set[int]]] = []
+        """Each form the whole hand completes with a card never declared (a card played
+        only takes from it): the form, its cards held by face, how many never declared,
+        which."""
+        for index, found in eligible.items():
+            form = forms[index]
+            counts = {face: len(group) for face, group in found.items()}
+            if form.copies:
+                if any(counts.get(face, 0) < form.copies for face in form.faces):
+                    continue
+            elif sum(counts.values()) < form.size:
+                continue
+            fresh = sum(1 for group in found.values() for card in group if levels[card] == 0)
+            if fresh:
+                members = {card for group in found.values() for card in group}
+                self.rows.append((form, counts, fresh, members))
 
     def without(self, played: int) -> int:
         """:func:`declarable` of the hand without the card ``played`` (-1: the whole hand)."""
