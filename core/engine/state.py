@@ -85,14 +85,27 @@ class RandomSource:
     a clone shares its source's generator, counting one more holder; whichever
     holder draws first while it is shared takes a copy of its own (see
     :attr:`StateData.rng`), and the others keep the original, untouched.
+
+    Making a generator costs as much again (:class:`random.Random` first seeds itself
+    from the system's entropy), so a source may be given a seed instead, and makes its
+    generator from it when first read: a search's world, which most often never deals.
     """
 
-    __slots__ = ("generator", "holders")
+    __slots__ = ("_generator", "_seed", "holders")
 
-    def __init__(self, generator: random.Random) -> None:
-        """Hold ``generator`` for one state."""
-        self.generator = generator
+    def __init__(self, generator: random.Random | None = None, *, seed: int = 0) -> None:
+        """Hold ``generator`` for one state; without one, ``random.Random(seed)`` once read."""
+        self._generator = generator
+        self._seed = seed
         self.holders = 1
+
+    @property
+    def generator(self) -> random.Random:
+        """The generator (made from the seed when first read, if none was given)."""
+        made = self._generator
+        if made is None:
+            made = self._generator = random.Random(self._seed)
+        return made
 
 
 def _share_random(source: RandomSource) -> RandomSource:

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -321,7 +320,7 @@ def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
     fields["stock"] = []
     fields["seed"] = 0
     fields["decks"] = []
-    fields["_random"] = RandomSource(random.Random(0))
+    fields["_random"] = RandomSource(seed=0)  # (made if it is read)
     fields["_legal"] = None
     fields["_origin"] = NOT_COPIED  # its inputs do not rebuild it: it copies itself to restore
     state._count_hands()

@@ -89,7 +89,7 @@ class WorldSampler:
             if cards:
                 hands[seat].extend(cards)
         world._count_hands()
-        world._random = RandomSource(random.Random(rng.getrandbits(64)))
+        world._random = RandomSource(seed=rng.getrandbits(64))  # (made if it deals)
         data = self.view.rules.data
         extra = world.extra
         for key, value in self.redrawn:  # hidden parts drawn for each world
