@@ -504,12 +504,12 @@ class Declarable:
         which."""
         for index, found in eligible.items():
             form = forms[index]
-            counts = {face: len(group) for face, group in found.items()}
             if form.copies:
-                if any(counts.get(face, 0) < form.copies for face in form.faces):
+                if any(len(found.get(face, ())) < form.copies for face in form.faces):
                     continue
-            elif sum(counts.values()) < form.size:
+            elif sum(map(len, found.values())) < form.size:
                 continue
+            counts = {face: len(group) for face, group in found.items()}
             fresh = sum(1 for group in found.values() for card in group if levels[card] == 0)
             if fresh:
                 members = {card for group in found.values() for card in group}
