@@ -329,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bezique bench --deals 500",
         "bezique bench --variant grand --reference ordinary",
         "bezique bench --search --positions 5 --iterations 200",
+        "bezique bench --startup --rounds 5",
+        "bezique bench --records --json",
     )
     bench.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     bench.add_argument(
@@ -371,6 +373,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="judge players' choices instead: what each gains over the heuristic's, in points "
         "a decision, on positions of heuristic self-play (see --players, --positions)",
+    )
+    compare.add_argument(
+        "--startup",
+        action="store_true",
+        help="time the start-up instead: the CPU time of bezique --help and bezique variants "
+        "as whole processes, as a ratio to python -c pass (see --rounds)",
+    )
+    compare.add_argument(
+        "--records",
+        action="store_true",
+        help="time saved games instead: from_json (every check) against to_json on random "
+        "games of several variants, as a ratio (see --rounds)",
+    )
+    bench.add_argument(
+        "--rounds",
+        type=whole_number(1, 100),
+        help="with --startup or --records: alternated rounds, the median reported (default "
+        "7 with --startup, 5 with --records)",
     )
     bench.add_argument(
         "--positions",
