@@ -389,17 +389,19 @@ def _bench_defaults(args: argparse.Namespace) -> None:
     """
     modes = ("--search", "--decisions", "--startup", "--records")
     mode = next((m for m in modes if getattr(args, m[2:])), None)
-    readers = {
+    readers: dict[str, tuple[str | None, ...]] = {
         "--players": ("--decisions",),
         "--iterations": ("--search",),
         "--positions": ("--search", "--decisions"),
         "--rounds": ("--startup", "--records"),
         "--deals": (None,),
     }
-    for option, modes in readers.items():
-        if getattr(args, option[2:]) is not None and mode not in modes:
+    for option, readers_of in readers.items():
+        if getattr(args, option[2:]) is not None and mode not in readers_of:
             if mode is None:
-                raise BeziqueError(f"{option} is read only with {' or '.join(filter(None, modes))}")
+                raise BeziqueError(
+                    f"{option} is read only with {' or '.join(filter(None, readers_of))}"
+                )
             raise BeziqueError(f"{option} is not read with {mode}; leave it out")
     args.players = args.players if args.players is not None else BENCH_PLAYERS
     args.iterations = args.iterations if args.iterations is not None else BENCH_ITERATIONS
