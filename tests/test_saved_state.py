@@ -21,6 +21,7 @@ from stacked import royal_deal
 
 from bezique import __version__
 from bezique.actions import Action, Kind
+from bezique.engine.saved import saved_history
 from bezique.errors import IllegalActionError, RecordError
 from bezique.game import STATE_FORMAT, GameState, from_json, new_game
 from bezique.hookspecs import hookimpl
@@ -625,3 +626,13 @@ def test_a_version_that_is_not_one_is_refused(state: GameState, version: str) ->
         return
     with pytest.raises(RecordError, match=r"bezique: .* is not a bezique version"):
         from_json(data)
+
+
+@pytest.mark.parametrize("twin", [[1, [True], ""], [1, [1.0], ""], [True, [1], ""]])
+def test_a_history_item_equal_to_an_earlier_one_but_of_other_types_is_refused(
+    twin: list[object],
+) -> None:
+    first = saved_history([[1, [1], ""], [1, [1], ""]])
+    assert first == [Action(Kind.DECLARE, (1,), "")] * 2
+    with pytest.raises(RecordError, match=r"history\[1\]: not an action: (card|kind) "):
+        saved_history([[1, [1], ""], twin])

@@ -371,6 +371,16 @@ def test_help_says_how_a_game_counts(capsys: pytest.CaptureFixture[str]) -> None
         (["--players", "random,random", "--jobs", "0"], 2, "--jobs: '0' must be at least 1"),
         (["--players", "random,random", "--jobs", "65"], 2, "--jobs: '65' must be at most 64"),
         (["--players", "random,random", "--seed", "x"], 2, "'x' is not a whole number"),
+        (
+            ["--players", "random,random", "--scheduler", "x"],
+            1,
+            "bezique: --scheduler 'x': give the scheduler's address as tcp://HOST:PORT",
+        ),
+        (
+            ["--players", "random,random", "--scheduler", "tcp://127.0.0.1:9", "--jobs", "2"],
+            1,
+            "bezique: --jobs counts processes on this machine; leave it out with --scheduler",
+        ),
     ],
 )
 def test_bad_arguments_get_one_clear_line(

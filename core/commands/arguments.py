@@ -329,6 +329,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bezique bench --deals 500",
         "bezique bench --variant grand --reference ordinary",
         "bezique bench --search --positions 5 --iterations 200",
+        "bezique bench --startup --rounds 5",
+        "bezique bench --records --json",
     )
     bench.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     bench.add_argument(
@@ -371,6 +373,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="judge players' choices instead: what each gains over the heuristic's, in points "
         "a decision, on positions of heuristic self-play (see --players, --positions)",
+    )
+    compare.add_argument(
+        "--startup",
+        action="store_true",
+        help="time the start-up instead: the CPU time of bezique --help and bezique variants "
+        "as whole processes, as a ratio to python -c pass (see --rounds)",
+    )
+    compare.add_argument(
+        "--records",
+        action="store_true",
+        help="time saved games instead: from_json (every check) against to_json on random "
+        "games of several variants, as a ratio (see --rounds)",
+    )
+    bench.add_argument(
+        "--rounds",
+        type=whole_number(1, 100),
+        help="with --startup or --records: alternated rounds, the median reported (default "
+        "7 with --startup, 5 with --records)",
     )
     bench.add_argument(
         "--positions",
@@ -535,6 +555,7 @@ def _tournament_parser(commands: Any) -> None:
         "bezique tournament --players random,heuristic --games 50",
         "bezique tournament --variant three-hand --players heuristic,search:iterations=500 "
         "--jobs 2 --json",
+        "bezique tournament --players random,heuristic --scheduler tcp://127.0.0.1:8786",
     )
     tour.add_argument("--variant", default="ordinary", help="variant name or YAML path")
     tour.add_argument(
@@ -553,6 +574,7 @@ def _tournament_parser(commands: Any) -> None:
     )
     _add_seed(tour, "seed of the deals")
     _add_jobs(tour)
+    _add_scheduler(tour)
     tour.add_argument("--json", action="store_true", help="print the results as one JSON document")
 
 
@@ -563,6 +585,16 @@ def _add_jobs(parser: argparse.ArgumentParser) -> None:
         type=whole_number(1, MAX_JOBS),
         default=1,
         help=f"processes playing the games (1-{MAX_JOBS}); the result is the same for any",
+    )
+
+
+def _add_scheduler(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS``: a Dask cluster plays the games (a tournament's, a comparison's)."""
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="send the games to this Dask distributed scheduler (tcp://HOST:PORT; the "
+        "bezique[dask] extra); the result is the same as in one process",
     )
 
 
@@ -606,12 +638,7 @@ def _compare_parser(commands: Any) -> None:
     )
     _add_seed(comp, "seed of the games")
     _add_jobs(comp)
-    comp.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="send the games to this Dask distributed scheduler (tcp://HOST:PORT; the "
-        "bezique[dask] extra); the result is the same as in one process",
-    )
+    _add_scheduler(comp)
     comp.add_argument("--json", action="store_true", help="print the result as one JSON document")
     comp.add_argument("--plot", metavar="FILE", help="draw the figures into FILE (.png or .svg)")
     comp.add_argument("--html", metavar="FILE", help="write one page: tables, plots, rule diff")

@@ -384,19 +384,24 @@ def _bench_defaults(args: argparse.Namespace) -> None:
     """Refuse an option the chosen benchmark does not read; fill in the defaults of the rest.
 
     ``--players`` goes with ``--decisions`` alone, ``--iterations`` with ``--search``,
-    ``--positions`` with either, ``--deals`` with neither.
+    ``--positions`` with either, ``--rounds`` with ``--startup`` or ``--records``,
+    ``--deals`` with none of them.
     """
-    mode = "--search" if args.search else "--decisions" if args.decisions else None
-    readers = {
+    modes = ("--search", "--decisions", "--startup", "--records")
+    mode = next((m for m in modes if getattr(args, m[2:])), None)
+    readers: dict[str, tuple[str | None, ...]] = {
         "--players": ("--decisions",),
         "--iterations": ("--search",),
         "--positions": ("--search", "--decisions"),
+        "--rounds": ("--startup", "--records"),
         "--deals": (None,),
     }
-    for option, modes in readers.items():
-        if getattr(args, option[2:]) is not None and mode not in modes:
+    for option, readers_of in readers.items():
+        if getattr(args, option[2:]) is not None and mode not in readers_of:
             if mode is None:
-                raise BeziqueError(f"{option} is read only with {' or '.join(filter(None, modes))}")
+                raise BeziqueError(
+                    f"{option} is read only with {' or '.join(filter(None, readers_of))}"
+                )
             raise BeziqueError(f"{option} is not read with {mode}; leave it out")
     args.players = args.players if args.players is not None else BENCH_PLAYERS
     args.iterations = args.iterations if args.iterations is not None else BENCH_ITERATIONS
@@ -426,6 +431,8 @@ def _bench(args: argparse.Namespace) -> int:
         return 0
     if args.decisions:
         return _decision_bench(args)
+    if args.startup or args.records:
+        return _process_bench(args)
     if args.baseline or args.reference:
         if args.api:
             raise BeziqueError("--api times the public loop alone; leave it out of a ratio")
@@ -438,6 +445,31 @@ def _bench(args: argparse.Namespace) -> int:
     result = bench(args.variant, args.deals, args.seed, api=args.api)
     print(json.dumps(result, indent=2) if args.json else format_bench(result))
     return 0
+
+
+def _process_bench(args: argparse.Namespace) -> int:
+    """``bench --startup`` or ``bench --records``: the ratios of the start-up, of saved games."""
+    mode = "--startup" if args.startup else "--records"
+    given = [o for o in ("--api", "--seed", "--variant") if _given(args, o)]
+    if given and not (mode == "--records" and given == ["--seed"]):
+        raise BeziqueError(f"{given[0]} is not read with {mode}; leave it out")
+    if args.startup:
+        from bezique.bench.startup import STARTUP_ROUNDS, format_startup, startup_bench
+
+        found = startup_bench(args.rounds or STARTUP_ROUNDS)
+        print(json.dumps(found, indent=2) if args.json else format_startup(found))
+        return 0
+    from bezique.bench.records import RECORD_ROUNDS, format_records, records_bench
+
+    found = records_bench(args.rounds or RECORD_ROUNDS, args.seed)
+    print(json.dumps(found, indent=2) if args.json else format_records(found))
+    return 0
+
+
+def _given(args: argparse.Namespace, option: str) -> bool:
+    """Whether ``option`` of ``bench`` was given (differs from its default)."""
+    defaults = {"--api": False, "--seed": 0, "--variant": "ordinary"}
+    return bool(getattr(args, option[2:]) != defaults[option])
 
 
 def _tournament(args: argparse.Namespace) -> int:

@@ -15,17 +15,16 @@ every figure of :mod:`bezique.compare.stats`.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import random
-import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from bezique.actions import Kind
 from bezique.errors import BeziqueError
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import Player, decide, player_for
 from bezique.rules.ruleset import Ruleset
+from bezique.simulation.cluster import check_scheduler, cluster_map
 from bezique.simulation.parallel import ordered_map, parts_of
 from bezique.simulation.simulate import ctrl_c_between_games
 
@@ -41,12 +40,6 @@ CLASSES = (DECLARATIONS, BRISQUES, LAST_TRICK, SEVENS, PENALTIES, OTHER, SETTLEM
 
 MAX_VARIANTS = 8
 """The most variants one comparison takes (28 pairs)."""
-
-SCHEDULER_ADDRESS = re.compile(r"(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):[0-9]{1,5}")
-"""What ``--scheduler`` takes: ``[PROTOCOL://]HOST:PORT`` (an IPv6 host in brackets)."""
-
-CONNECT_SECONDS = 10
-"""How long to try to reach the scheduler before giving up."""
 
 
 class GameSummary(NamedTuple):
@@ -200,10 +193,7 @@ def check(
     scheduler: str | None = None,
 ) -> list[Ruleset]:
     """Refuse bad arguments with one clear line each; return the variants' rules."""
-    if scheduler is not None and not SCHEDULER_ADDRESS.fullmatch(scheduler):
-        raise BeziqueError(
-            f"--scheduler {scheduler!r}: give the scheduler's address as tcp://HOST:PORT"
-        )
+    check_scheduler(scheduler)
     if not 2 <= len(variants) <= MAX_VARIANTS:
         raise BeziqueError(f"compare takes from 2 to {MAX_VARIANTS} variants, not {len(variants)}")
     if games < 1 or jobs < 1:
@@ -297,7 +287,7 @@ def _rows(
     scheduler: str | None,
 ) -> Iterator[Row]:
     if scheduler is not None:
-        yield from _on_cluster(scheduler, variants, specs, parts_of(seeds))
+        yield from cluster_map(scheduler, play_games, parts_of(seeds), list(variants), list(specs))
     elif jobs == 1:
         for seed in seeds:  # (one at a time: the progress bar and Ctrl-C see every game)
             yield from play_games(variants, specs, (seed,))
@@ -320,29 +310,3 @@ def _worker_games(seeds: Sequence[int]) -> list[Row]:
     """A worker's task: the games of ``seeds`` in every variant."""
     variants, specs = _WORKER[0]
     return play_games(variants, specs, seeds)
-
-
-def _on_cluster(
-    address: str, variants: Sequence[str], specs: Sequence[str], parts: Sequence[list[int]]
-) -> Iterator[Row]:
-    """Send the tasks to the Dask scheduler at ``address``; yield the rows in game order."""
-    try:
-        distributed: Any = importlib.import_module("distributed")
-    except ImportError:
-        raise BeziqueError(
-            "--scheduler needs Dask's distributed package: pip install 'bezique[dask]'"
-        ) from None
-    try:
-        client = distributed.Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except (OSError, ValueError, TimeoutError) as exc:
-        raise BeziqueError(f"--scheduler {address}: cannot reach the scheduler ({exc})") from None
-    futures: list[Any] = []
-    try:
-        futures = client.map(
-            play_games, [list(variants)] * len(parts), [list(specs)] * len(parts), list(parts)
-        )
-        for future in futures:
-            yield from future.result()
-    finally:
-        client.cancel(futures)
-        client.close()

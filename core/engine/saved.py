@@ -112,19 +112,39 @@ def saved_history(value: Any) -> list[Action]:
     if not isinstance(value, list) or len(value) > MAX_HISTORY:
         raise RecordError(f"{STATE}: history: must be a list of at most {MAX_HISTORY} actions")
     actions = []
+    made: dict[tuple[Any, ...], Action] = {}  # (a game plays each card's action many times)
     for index, item in enumerate(value):
-        if not isinstance(item, list | tuple) or len(item) != 3:
+        if not isinstance(item, (list, tuple)) or len(item) != 3:
             raise RecordError(
                 f"{STATE}: history[{index}]: {short(item)} is not [kind, [cards...], combination]"
             )
         kind, cards, combo = item
         try:
-            if not isinstance(cards, list | tuple) or len(cards) > 64:
+            if not isinstance(cards, (list, tuple)) or len(cards) > 64:
                 raise IllegalActionError(f"cards {short(cards)} must be a list of card numbers")
-            actions.append(Action(kind, tuple(cards), combo))
+            actions.append(_action(made, kind, tuple(cards), combo))
         except IllegalActionError as exc:
             raise RecordError(f"{STATE}: history[{index}]: {exc}") from None
     return actions
+
+
+def _action(
+    made: dict[tuple[Any, ...], Action], kind: Any, cards: tuple[Any, ...], combo: Any
+) -> Action:
+    """The action of a history's item, made (and its fields checked) once for equal items.
+
+    Only an item of a whole-number kind, whole-number cards and a text combination is
+    looked up (``true`` and ``1.0`` equal ``1``: any other item is made as it stands, and
+    :class:`Action` refuses it).
+    """
+    plain = kind.__class__ is int and combo.__class__ is str
+    if not plain or any(card.__class__ is not int for card in cards):
+        return Action(kind, cards, combo)
+    key = (kind, combo, cards)
+    found = made.get(key)
+    if found is None:
+        found = made[key] = Action(kind, cards, combo)
+    return found
 
 
 def saved_decks(value: Any, size: int) -> list[list[int]]:
@@ -258,7 +278,14 @@ def replay(state: Machine, history: list[Action]) -> None:
 
 
 def edited_keys(data: Mapping[str, Any], rebuilt: Mapping[str, Any]) -> list[str]:
-    """Say, for each key the history decides, where ``data`` differs from the replay ``rebuilt``."""
+    """Say, for each key the history decides, where ``data`` differs from the replay ``rebuilt``.
+
+    All the keys are compared at once first (one JSON text each side: a state that
+    was not edited, the usual case, is done), then, if they differ, key by key.
+    """
+    decided = [key for key in rebuilt if key not in INPUT_KEYS and key in data]
+    if same_json({key: data[key] for key in decided}, {key: rebuilt[key] for key in decided}):
+        return []
     return [
         f"{STATE}: {key}: the saved value is not what the history replays to (saved "
         f"{short(data[key])}, replayed {short(value)}); the state was edited or damaged"

@@ -23,7 +23,6 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from contextlib import suppress
 
 from bezique.errors import OutputError
@@ -173,6 +172,8 @@ def write_output(
     payload = data.encode("utf-8") if isinstance(data, str) else data
     folder = _folder_of(name)
     try:
+        import tempfile  # (here: reading, which most commands do alone, does not need it)
+
         handle, temporary = tempfile.mkstemp(
             prefix=f".{os.path.basename(name)}.", suffix=".part", dir=folder
         )

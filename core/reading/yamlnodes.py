@@ -12,8 +12,9 @@ and the places of the plain values refused (read as a stand-in) in ``refused``.
 
 from __future__ import annotations
 
+import importlib
 import re
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import yaml
 from yaml.events import (
@@ -77,15 +78,17 @@ class StopReading(Exception):
     """Raised inside the loader to stop reading a document that is too deep or too big."""
 
 
-class StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, used only to compose nodes, refusing unsafe features."""
+class StrictComposing:
+    """What both strict loaders do: compose nodes, refusing unsafe features (a mixin).
+
+    :class:`StrictLoader` composes from PyYAML's own parser (in Python);
+    :class:`CStrictLoader` from libyaml's events, the same composer and checks on top.
+    """
 
     yaml_implicit_resolvers = _implicit_resolvers()
 
-    def __init__(
-        self, text: str, filename: str, max_depth: int, max_nodes: int, too_many: str | None
-    ) -> None:
-        super().__init__(text)
+    def _start(self, filename: str, max_depth: int, max_nodes: int, too_many: str | None) -> None:
+        """Set the limits and the lists of problems (the parser already started)."""
         self.filename = filename
         self.max_depth = max_depth
         self.max_nodes = max_nodes
@@ -99,27 +102,32 @@ class StrictLoader(yaml.SafeLoader):
         self.refused: set[Position] = set()
         """Where a plain value's tag was refused (the value is read as if untagged)."""
 
+    def _parser(self) -> Any:
+        """The loader as the parser and composer it is made of (untyped PyYAML)."""
+        return self
+
     def problem(self, mark: Any, message: str) -> None:
         """Record ``message`` at ``mark``."""
         self.problems.append((*mark_position(mark), message))
 
     def next_event(self) -> Event:
         """Consume and return the next parser event."""
-        event: Event = self.get_event()  # type: ignore[no-untyped-call]
+        event: Event = self._parser().get_event()
         return event
 
     def coming_event(self) -> Event:
         """Return the next parser event without consuming it."""
-        event: Event = self.peek_event()  # type: ignore[no-untyped-call]
+        event: Event = self._parser().peek_event()
         return event
 
     def compose_single_document(self) -> Node | None:
         """Compose the only document of the stream (``None`` for an empty stream)."""
         self.next_event()  # the stream start
         root = None
-        if not self.check_event(StreamEndEvent):
-            root = self.compose_document()
-        if not self.check_event(StreamEndEvent):
+        parser = self._parser()
+        if not parser.check_event(StreamEndEvent):
+            root = parser.compose_document()
+        if not parser.check_event(StreamEndEvent):
             self.problem(
                 self.coming_event().start_mark,
                 "a second YAML document starts here; a variant file holds exactly one "
@@ -129,18 +137,19 @@ class StrictLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
         """Compose one node, refusing aliases, anchors, odd tags and deep nesting."""
-        if self.check_event(AliasEvent):
+        if self._parser().check_event(AliasEvent):
             self._refuse_alias(self.next_event())
         event = self.coming_event()
         self._count_node(event)
         self._check_anchor_and_tag(event)
+        compose: Any = super().compose_node  # type: ignore[misc]
         if not isinstance(event, CollectionStartEvent):
-            return super().compose_node(parent, index)
+            return cast("Node | None", compose(parent, index))
         if self.depth >= self.max_depth:
             return self._refuse_deep(event)
         self.depth += 1
         try:
-            return super().compose_node(parent, index)
+            return cast("Node | None", compose(parent, index))
         finally:
             self.depth -= 1
 
@@ -189,6 +198,66 @@ class StrictLoader(yaml.SafeLoader):
         raise StopReading
 
 
+class StrictLoader(StrictComposing, yaml.SafeLoader):
+    """PyYAML's safe loader, in Python, used only to compose nodes, refusing unsafe features.
+
+    The reference: every problem a file has is told as this loader finds it.
+    """
+
+    def __init__(
+        self, text: str, filename: str, max_depth: int, max_nodes: int, too_many: str | None
+    ) -> None:
+        yaml.SafeLoader.__init__(self, text)
+        self._start(filename, max_depth, max_nodes, too_many)
+
+
+CStrictLoader: type[StrictComposing] | None = None
+"""The same composer on libyaml's parser (PyYAML built with it), or None without it.
+
+Many times faster at reading a file; its events are those of :class:`StrictLoader`,
+and its marks too for ASCII text (a column counts characters either way).  Only a
+file read without any problem is taken from it: a file with one is read again by
+:class:`StrictLoader`, so every message and position is the reference's
+(:func:`bezique.reading.yamlsafe.parse_yaml`).
+"""
+
+
+def _libyaml_parser() -> Any:
+    """PyYAML's parser on libyaml (``yaml.cyaml.CParser``), or None if PyYAML lacks it."""
+    try:
+        return importlib.import_module("yaml.cyaml").CParser
+    except (ImportError, AttributeError):
+        return None
+
+
+_CPARSER = _libyaml_parser()
+
+
+def _start_on_libyaml(
+    loader: Any, text: str, filename: str, max_depth: int, max_nodes: int, too_many: str | None
+) -> None:
+    """Start a :data:`CStrictLoader`: libyaml's parser, the composer and the checks."""
+    _CPARSER.__init__(loader, text)
+    yaml.composer.Composer.__init__(loader)
+    yaml.constructor.SafeConstructor.__init__(loader)
+    yaml.resolver.Resolver.__init__(loader)
+    loader._start(filename, max_depth, max_nodes, too_many)
+
+
+if _CPARSER is not None:
+    CStrictLoader = type(
+        "CStrictLoader",
+        (
+            StrictComposing,
+            yaml.composer.Composer,
+            yaml.constructor.SafeConstructor,
+            yaml.resolver.Resolver,
+            _CPARSER,
+        ),
+        {"__init__": _start_on_libyaml, "__doc__": "The strict composer on libyaml's events."},
+    )
+
+
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
 
@@ -196,7 +265,7 @@ def _short_tag(tag: str) -> str:
 class Builder:
     """Build plain Python data from composed nodes, recording marks and problems."""
 
-    def __init__(self, loader: StrictLoader) -> None:
+    def __init__(self, loader: StrictComposing) -> None:
         self.loader = loader
         self.problems: list[Problem] = []
         self.refused: set[Position] = set()
@@ -282,7 +351,7 @@ class Builder:
                 node, f"tag {_short_tag(node.tag)} does not fit a plain value; remove it"
             )
         try:
-            value = self.loader.construct_object(node, deep=True)
+            value = self.loader._parser().construct_object(node, deep=True)
         except (ValueError, KeyError, IndexError, TypeError, yaml.YAMLError):
             return self._refuse(
                 node,

@@ -45,10 +45,12 @@ from bezique.reading.yamlnodes import (
     ALLOWED_TAGS,
     SCALAR_TAGS,
     Builder,
+    CStrictLoader,
     JsonPath,
     Position,
     Problem,
     StopReading,
+    StrictComposing,
     StrictLoader,
     mark_position,
 )
@@ -195,7 +197,11 @@ def parse_yaml(
     unreadable = list(_unreadable_characters(text, filename))
     if unreadable:
         raise VariantError(unreadable)
-    loader = StrictLoader(text, filename, max_depth, min(max_nodes, MAX_NODES), too_many)
+    limits = (max_depth, min(max_nodes, MAX_NODES), too_many)
+    fast = _read_with_libyaml(text, filename, limits)
+    if fast is not None:
+        return fast
+    loader = StrictLoader(text, filename, *limits)
     try:
         root = loader.compose_single_document()
     except StopReading:
@@ -205,12 +211,42 @@ def parse_yaml(
     except yaml.YAMLError as exc:  # any other parser complaint, without a position
         raise VariantError(_format(filename, [*loader.problems, (1, 1, f"YAML: {exc}")])) from None
     finally:
-        loader.dispose()
+        loader._parser().dispose()
     builder = Builder(loader)
     data = builder.build(root, ()) if root is not None else None
     problems = loader.problems + builder.problems
     if problems and not keep_problems:
         raise VariantError(_format(filename, problems))
+    return _document(filename, data, loader, builder)
+
+
+def _read_with_libyaml(
+    text: str, filename: str, limits: tuple[int, int, str | None]
+) -> YamlDocument | None:
+    """The document read by :data:`CStrictLoader`, if it is there, the text ASCII and all well.
+
+    None when the file has any problem (or libyaml is missing, or the text is not
+    ASCII): :class:`StrictLoader` then reads it again, and tells every problem.
+    """
+    if CStrictLoader is None or not text.isascii():
+        return None
+    loader = CStrictLoader(text, filename, *limits)  # type: ignore[call-arg]
+    try:
+        root = loader.compose_single_document()
+    except (StopReading, yaml.YAMLError):
+        return None
+    finally:
+        loader._parser().dispose()
+    builder = Builder(loader)
+    data = builder.build(root, ()) if root is not None else None
+    if loader.problems or builder.problems:
+        return None
+    return _document(filename, data, loader, builder)
+
+
+def _document(filename: str, data: Any, loader: StrictComposing, builder: Builder) -> YamlDocument:
+    """The document read: its data, the places of its values and its problems."""
+    problems = loader.problems + builder.problems
     return YamlDocument(
         filename=filename,
         data=data,

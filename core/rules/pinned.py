@@ -425,6 +425,8 @@ def _check_overrides_carried(data: Any, overrides: Mapping[str, Any], where: str
     """
     if not isinstance(data, dict):
         raise RecordError(f"{where}: variant_data: must be a mapping, not {_short(data)}")
+    if not overrides:  # (nothing to merge: nothing changes; no copy of the rules made)
+        return
     try:
         merged = apply_overrides(data, overrides)
     except BeziqueError as exc:

@@ -31,7 +31,8 @@ from bezique.errors import BeziqueError, PlayerError
 from bezique.game import new_game, ruleset_for
 from bezique.players import decide, player_for
 from bezique.rules.ruleset import Ruleset
-from bezique.simulation.parallel import ordered_map
+from bezique.simulation.cluster import check_scheduler, cluster_map
+from bezique.simulation.parallel import ordered_map, parts_of
 from bezique.simulation.ratings import PairResult, elo_from_fraction, fit_elo, wilson
 from bezique.simulation.simulate import Progress, game_seeds, terminal_progress
 
@@ -115,16 +116,19 @@ def tournament(
     seed: int,
     *,
     jobs: int = 1,
+    scheduler: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play the tournament; return its results as JSON-able data (see the module docstring).
 
     ``games`` is the number of games a pair, rounded up to whole deals (each deal is
-    played in every seating).  ``jobs`` processes play the games; the result is the
-    same for any number.  ``progress`` is called after each game (in game order).
+    played in every seating).  ``jobs`` processes play the games, or the Dask cluster
+    whose scheduler is at ``scheduler``; the result is the same for any number and
+    on a cluster.  ``progress`` is called after each game (in game order).
     """
     _check_players(specs)
+    check_scheduler(scheduler)
     if jobs < 1:
         raise BeziqueError(f"jobs must be at least 1, not {jobs}")
     if games < 1:
@@ -133,7 +137,8 @@ def tournament(
     ways = seatings(rules.side_of)
     deals = math.ceil(games / len(ways))
     plan = _plan(specs, ways, list(game_seeds(seed, deals)), rules.side_of)
-    outcomes = list(_outcomes(rules, (variant, overrides, seed), plan, jobs, progress))
+    how = (variant, overrides, seed)
+    outcomes = list(_outcomes(rules, how, plan, jobs, scheduler, progress))
     result = _summary(rules, specs, ways, plan, outcomes)
     result.update(seed=seed, games_asked=games, deals=deals, seatings=len(ways))
     return result
@@ -155,11 +160,20 @@ def run_command(args: argparse.Namespace) -> int:
     """``bezique tournament``: play, print the tables or JSON (a progress bar on a terminal)."""
     specs = split_players(args.players)
     _check_players(specs)
+    check_scheduler(args.scheduler)
+    if args.scheduler is not None and args.jobs != 1:
+        raise BeziqueError("--jobs counts processes on this machine; leave it out with --scheduler")
     total = planned_games(args.variant, specs, args.games)
     name = ruleset_for(args.variant).variant.name
     with terminal_progress(sys.stderr, total, f"tournament {name}") as progress:
         result = tournament(
-            args.variant, specs, args.games, args.seed, jobs=args.jobs, progress=progress
+            args.variant,
+            specs,
+            args.games,
+            args.seed,
+            jobs=args.jobs,
+            scheduler=args.scheduler,
+            progress=progress,
         )
     print(json.dumps(result, indent=2) if args.json else format_tournament(result))
     return 0
@@ -190,16 +204,19 @@ def _outcomes(
     how: tuple[str, Mapping[str, Any] | None, int],
     plan: Sequence[Game],
     jobs: int,
+    scheduler: str | None,
     progress: Progress | None,
 ) -> Iterator[Outcome]:
-    """Play the games, in ``jobs`` processes; yield the outcomes in game order.
+    """Play the games, in ``jobs`` processes or on a cluster; yield the outcomes in game order.
 
     ``how`` is the variant, its overrides and the seed: each worker process loads the
     rules once from the first two.
     """
     seed = how[2]
-    if jobs == 1:
-        results: Iterator[Outcome] = (_play(rules, seed, game) for game in plan)
+    if scheduler is not None:
+        results: Iterator[Outcome] = cluster_map(scheduler, play_on_cluster, parts_of(plan), *how)
+    elif jobs == 1:
+        results = (_play(rules, seed, game) for game in plan)
     else:
         results = ordered_map(play_games, plan, jobs, _start_worker, how)
     yield from _counted(results, len(plan), progress)
@@ -226,6 +243,21 @@ def _start_worker(variant: str, overrides: Mapping[str, Any] | None, seed: int) 
 def play_games(games: Sequence[Game]) -> list[Outcome]:
     """A worker's task: play ``games`` (players made afresh from their specs)."""
     rules, seed = _WORKER[0]
+    return [_play(rules, seed, game) for game in games]
+
+
+_CLUSTER_RULES: dict[tuple[str, str], Ruleset] = {}
+"""On a cluster's worker: the rules of each variant and overrides, loaded once."""
+
+
+def play_on_cluster(
+    variant: str, overrides: Mapping[str, Any] | None, seed: int, games: Sequence[Game]
+) -> list[Outcome]:
+    """A cluster's task: play ``games`` of the tournament of ``seed`` (rules loaded once)."""
+    key = (variant, json.dumps(overrides, sort_keys=True))
+    if key not in _CLUSTER_RULES:
+        _CLUSTER_RULES[key] = ruleset_for(variant, overrides)
+    rules = _CLUSTER_RULES[key]
     return [_play(rules, seed, game) for game in games]
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 from bezique.errors import VariantError
 from bezique.reading.yamlsafe import MAX_NODES, JsonPath
-from bezique.variant import checks, citations, explain, loader
+from bezique.variant import checks, explain, loader
 from bezique.variant.loader import (
     BUILTIN_PREFIX,
     MAX_CHAIN_VALUES,
@@ -277,9 +277,9 @@ def validate_paths(paths: Sequence[str]) -> list[str]:
             _, problems = _checked(path, None)
         except VariantError as exc:  # the loading stopped: what was found, then the citations
             messages += exc.problems
-            messages += citations.citation_problems(path)
+            messages += _citations().citation_problems(path)
             continue
-        messages += ordered([*problems, *citations.citation_messages(path)])
+        messages += ordered([*problems, *_citations().citation_messages(path)])
     return list(dict.fromkeys(messages))
 
 
@@ -318,3 +318,14 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
         except VariantError as exc:
             problems.extend(exc.problems)
     return summaries, problems
+
+
+def _citations() -> Any:
+    """:mod:`bezique.variant.citations`, imported when a file's citations are checked.
+
+    Not at the package's import: it loads the bibliography's reader, which listing
+    or loading a variant does not need.
+    """
+    from bezique.variant import citations
+
+    return citations

@@ -104,6 +104,7 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
     """Import and check every plugin not blocked; build the catalogue of variant files."""
     entries: dict[str, PluginEntry] = {}
     notes: list[str] = []
+    _DISTRIBUTIONS.clear()
     found = _entry_points(blocked)
     builtins = {name for name, points in found.items() if any(map(_is_builtin, points))}
     if not builtins:
@@ -139,14 +140,36 @@ def _discover(blocked: frozenset[str]) -> _Discovery:
 
 def _from(point: EntryPoint, entry: PluginEntry) -> PluginEntry:
     """The ``entry`` with the name and version of the distribution of ``point``, if known."""
+    facts = _distribution(point)
+    return entry if facts is None else replace(entry, distribution=facts)
+
+
+_DISTRIBUTIONS: dict[int, tuple[object, tuple[str, str]]] = {}
+"""Each distribution's name and version, read once from its metadata (the object kept with
+them, so that its id is not taken by another)."""
+
+
+def _distribution(point: EntryPoint) -> tuple[str, str] | None:
+    """The name and version of the distribution of ``point`` (None if unknown).
+
+    Reading them parses the distribution's metadata, each time it is asked; a
+    discovery asks it of every entry point several times, so it is read once.
+    """
     dist = getattr(point, "dist", None)
-    return entry if dist is None else replace(entry, distribution=(dist.name, dist.version))
+    if dist is None:
+        return None
+    known = _DISTRIBUTIONS.get(id(dist))
+    if known is None or known[0] is not dist:
+        metadata = dist.metadata
+        known = (dist, (str(metadata["Name"]), str(metadata["Version"])))
+        _DISTRIBUTIONS[id(dist)] = known
+    return known[1]
 
 
 def _is_builtin(point: EntryPoint) -> bool:
     """Whether an entry point is one of the framework's own (a built-in plugin)."""
-    dist = getattr(point, "dist", None)
-    return dist is not None and dist.name == BUILTIN_DISTRIBUTION
+    facts = _distribution(point)
+    return facts is not None and facts[0] == BUILTIN_DISTRIBUTION
 
 
 def _entry_points(blocked: frozenset[str]) -> dict[str, list[EntryPoint]]:
@@ -162,8 +185,8 @@ def _entry_points(blocked: frozenset[str]) -> dict[str, list[EntryPoint]]:
 
 
 def _origin(point: EntryPoint) -> str:
-    dist = getattr(point, "dist", None)
-    where = f" of distribution {dist.name} {dist.version}" if dist is not None else ""
+    facts = _distribution(point)
+    where = f" of distribution {facts[0]} {facts[1]}" if facts is not None else ""
     return f"entry point {point.name} = {point.value}{where}"
 
 
