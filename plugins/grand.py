@@ -36,6 +36,7 @@ through (returns None) for the rest.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -216,20 +217,22 @@ class GrandDeclarations(OrdinaryDeclarations):
         (:meth:`class_levels`: the old pair of a second double bezique, in a role
         composed with the three-hand one) are not bound by their combinations.
         """
-        t = self.tables
+        entries = record(state).combos[player]
+        if not entries:
+            return None
         held = state.held[player]
         chosen = set(cards)
         text = state.deck.card_text
         face_of = state.deck.card_face
+        by_name = self.tables.by_name_table(state.trump)
         read: dict[int, int] | None = None
-        for name, old_cards in record(state).combos[player]:
-            shared = chosen.intersection(old_cards)
-            if not shared:
+        for name, old_cards in entries:
+            if chosen.isdisjoint(old_cards):
                 continue
-            old = t.combination(state, name)
-            assert old is not None
+            old = by_name[name]
             if old.shift != combo.shift:
                 continue
+            shared = chosen.intersection(old_cards)
             if read is None:
                 read = dict(zip(cards, self.class_levels(state, player, combo, cards), strict=True))
             if _released(state, read, shared, old.shift):
@@ -261,8 +264,8 @@ class GrandDeclarations(OrdinaryDeclarations):
         t = self.tables
         if not t.new_card_required:
             return None
-        declared = set(record(state).declared)
-        if not declared.issuperset(cards):
+        declared = record(state).declared  # sorted
+        if not all(_among(declared, card) for card in cards):
             return None
         pending = announced(state)[player]
         if pending and (combo.name, cards) in pending:
@@ -291,6 +294,12 @@ class GrandDeclarations(OrdinaryDeclarations):
         declared.sort()
         book.combos[player].append((combo.name, list(cards)))
         super().declare(state, player, combo, cards, new)
+
+
+def _among(ordered: list[int], card: int) -> bool:
+    """Whether ``card`` is in the sorted list ``ordered`` (a binary search)."""
+    at = bisect_left(ordered, card)
+    return at < len(ordered) and ordered[at] == card
 
 
 def _released(state: HookState, read: dict[int, int], shared: set[int], shift: int) -> bool:
