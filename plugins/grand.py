@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bezique.actions import Kind
@@ -70,6 +70,13 @@ class GrandRecord(PluginState):
     """Every card declared this hand, sorted."""
     combos: list[list[tuple[str, list[int]]]]
     """Per seat, each declared combination (name, cards) while two of its cards are unplayed."""
+    declared_mask: int = field(default=0, compare=False)
+    """Derived from ``declared``, not saved: bit ``1 << card`` for each of its cards."""
+
+    def __post_init__(self) -> None:
+        """Derive ``declared_mask``."""
+        for card in self.declared:
+            self.declared_mask |= 1 << card
 
     @classmethod
     def empty(cls, players: int) -> GrandRecord:
@@ -187,7 +194,7 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     def declared_bits(self, state: HookState, player: int) -> int:
         """Every card declared this hand, whatever its combinations have become."""
-        return state.deck.mask(record(state).declared)
+        return record(state).declared_mask
 
     def refuses_nothing(self, state: HookState, player: int) -> bool:
         """Never: the record's rules (a broken combination's cards) are not in the levels."""
@@ -289,9 +296,11 @@ class GrandDeclarations(OrdinaryDeclarations):
         """Record the declaration (its cards never declared before are new), then score it."""
         book = record(state)
         declared = book.declared
-        new = [c for c in cards if c not in declared]
+        new = [c for c in cards if not book.declared_mask >> c & 1]
         declared.extend(new)
         declared.sort()
+        for card in new:
+            book.declared_mask |= 1 << card
         book.combos[player].append((combo.name, list(cards)))
         super().declare(state, player, combo, cards, new)
 
