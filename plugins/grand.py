@@ -36,8 +36,9 @@ through (returns None) for the rest.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bezique.actions import Kind
@@ -69,6 +70,13 @@ class GrandRecord(PluginState):
     """Every card declared this hand, sorted."""
     combos: list[list[tuple[str, list[int]]]]
     """Per seat, each declared combination (name, cards) while two of its cards are unplayed."""
+    declared_mask: int = field(default=0, compare=False)
+    """Derived from ``declared``, not saved: bit ``1 << card`` for each of its cards."""
+
+    def __post_init__(self) -> None:
+        """Derive ``declared_mask``."""
+        for card in self.declared:
+            self.declared_mask |= 1 << card
 
     @classmethod
     def empty(cls, players: int) -> GrandRecord:
@@ -186,7 +194,7 @@ class GrandDeclarations(OrdinaryDeclarations):
 
     def declared_bits(self, state: HookState, player: int) -> int:
         """Every card declared this hand, whatever its combinations have become."""
-        return state.deck.mask(record(state).declared)
+        return record(state).declared_mask
 
     def refuses_nothing(self, state: HookState, player: int) -> bool:
         """Never: the record's rules (a broken combination's cards) are not in the levels."""
@@ -216,20 +224,22 @@ class GrandDeclarations(OrdinaryDeclarations):
         (:meth:`class_levels`: the old pair of a second double bezique, in a role
         composed with the three-hand one) are not bound by their combinations.
         """
-        t = self.tables
+        entries = record(state).combos[player]
+        if not entries:
+            return None
         held = state.held[player]
         chosen = set(cards)
         text = state.deck.card_text
         face_of = state.deck.card_face
+        by_name = self.tables.by_name_table(state.trump)
         read: dict[int, int] | None = None
-        for name, old_cards in record(state).combos[player]:
-            shared = chosen.intersection(old_cards)
-            if not shared:
+        for name, old_cards in entries:
+            if chosen.isdisjoint(old_cards):
                 continue
-            old = t.combination(state, name)
-            assert old is not None
+            old = by_name[name]
             if old.shift != combo.shift:
                 continue
+            shared = chosen.intersection(old_cards)
             if read is None:
                 read = dict(zip(cards, self.class_levels(state, player, combo, cards), strict=True))
             if _released(state, read, shared, old.shift):
@@ -261,8 +271,8 @@ class GrandDeclarations(OrdinaryDeclarations):
         t = self.tables
         if not t.new_card_required:
             return None
-        declared = set(record(state).declared)
-        if not declared.issuperset(cards):
+        declared = record(state).declared  # sorted
+        if not all(_among(declared, card) for card in cards):
             return None
         pending = announced(state)[player]
         if pending and (combo.name, cards) in pending:
@@ -286,11 +296,19 @@ class GrandDeclarations(OrdinaryDeclarations):
         """Record the declaration (its cards never declared before are new), then score it."""
         book = record(state)
         declared = book.declared
-        new = [c for c in cards if c not in declared]
+        new = [c for c in cards if not book.declared_mask >> c & 1]
         declared.extend(new)
         declared.sort()
+        for card in new:
+            book.declared_mask |= 1 << card
         book.combos[player].append((combo.name, list(cards)))
         super().declare(state, player, combo, cards, new)
+
+
+def _among(ordered: list[int], card: int) -> bool:
+    """Whether ``card`` is in the sorted list ``ordered`` (a binary search)."""
+    at = bisect_left(ordered, card)
+    return at < len(ordered) and ordered[at] == card
 
 
 def _released(state: HookState, read: dict[int, int], shared: set[int], shift: int) -> bool:

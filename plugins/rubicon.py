@@ -169,6 +169,15 @@ class RubiconDeclarations(GrandDeclarations):
       played away), which Grand's bigamy rule (A24) bars otherwise.
     """
 
+    def __init__(self, rules: HookRules) -> None:
+        """The declaring role of ``rules``' variant, its Rubicon switches read once."""
+        super().__init__(rules)
+        section = rules.data["rubicon"]
+        self.repairs_marriages: bool = section["repair_marriages"]
+        """``rubicon.repair_marriages`` (WK-R, R-C4)."""
+        self.marries_into_sequence: bool = section["married_into_sequence"]
+        """``rubicon.married_into_sequence`` (WK-R, R-C5)."""
+
     def form_refusal(
         self, state: HookState, player: int, combo: Combination, cards: tuple[int, ...], kind: Kind
     ) -> str | None:
@@ -182,7 +191,7 @@ class RubiconDeclarations(GrandDeclarations):
     ) -> str | None:
         """Why a card's earlier declarations in ``combo``'s class bar it (see the class)."""
         ever = rubicon_hand(state).ever
-        sequences = state.rules.data["rubicon"]["married_into_sequence"]
+        sequences = self.marries_into_sequence
         for card in cards:
             level = (ever.get(card, 0) >> combo.shift) & 15
             if level > combo.level:
@@ -217,11 +226,7 @@ class RubiconDeclarations(GrandDeclarations):
 
     def takes_a_widow(self, state: HookState, combo: Combination, cards: tuple[int, ...]) -> bool:
         """Whether ``cards`` marry a widowed card under WK-R's re-pairing (R-C4)."""
-        if not (
-            state.rules.data["rubicon"]["repair_marriages"]
-            and _same_suit(combo)
-            and combo.size == 2
-        ):
+        if not (self.repairs_marriages and _same_suit(combo) and combo.size == 2):
             return False
         ever = rubicon_hand(state).ever
         shift = combo.shift
@@ -235,7 +240,7 @@ class RubiconDeclarations(GrandDeclarations):
     ) -> str | None:
         """Grand's rule, but WK-R's re-paired marriage needs no card from the hand."""
         if (
-            state.rules.data["rubicon"]["repair_marriages"]
+            self.repairs_marriages
             and _same_suit(combo)
             and combo.size == 2
             and any((rubicon_hand(state).ever.get(c, 0) >> combo.shift) & 15 for c in cards)
@@ -246,7 +251,7 @@ class RubiconDeclarations(GrandDeclarations):
     def declared_bits(self, state: HookState, player: int) -> int:
         """Grand's, less the cards WK-R's re-pairing may marry again without a new card."""
         declared = super().declared_bits(state, player)
-        if not state.rules.data["rubicon"]["repair_marriages"]:
+        if not self.repairs_marriages:
             return declared
         marriage = next(
             (c for c in self.tables.combinations(state) if _same_suit(c) and c.size == 2), None

@@ -41,6 +41,7 @@ from bezique.plugins.ordinary.forms import (
     choose_copies,
     combination_forms,
     copy_groups,
+    each_form,
     forms_combination,
 )
 from bezique.plugins.ordinary.hand import (
@@ -91,6 +92,7 @@ __all__ = [
     "combination_forms",
     "copy_groups",
     "declaration_problem",
+    "each_form",
     "endgame_plays",
     "forms_combination",
     "offer_drawn",

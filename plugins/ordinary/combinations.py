@@ -178,6 +178,11 @@ class Tables:
         self.combinations_for(state.trump)
         return self.by_name[state.trump].get(name)
 
+    def by_name_table(self, trump: int) -> dict[str, Combination]:
+        """The combinations compiled for ``trump``, by name."""
+        self.combinations_for(trump)
+        return self.by_name[trump]
+
     def by_name_for(self, trump: int, name: str) -> Combination | None:
         """Return the combination called ``name`` compiled for ``trump``, if the variant has one."""
         self.combinations_for(trump)

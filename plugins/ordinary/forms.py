@@ -97,22 +97,35 @@ def combination_forms(
     """Return every distinct set of the player's cards that forms ``combo``.
 
     ``present``: bit ``1 << face`` for each face in ``groups``, where the caller
-    has it (it only saves looking).
+    has it (it only saves looking).  The list of :func:`each_form`.
     """
-    forms: list[Form] = []
+    return list(each_form(state, combo, groups, present))
+
+
+def each_form(
+    state: HookState,
+    combo: Combination,
+    groups: dict[int, dict[int, list[int]]],
+    present: int = -1,
+) -> Iterator[Form]:
+    """Yield the forms of :func:`combination_forms`, in its order, one at a time.
+
+    A caller that needs only the first legal form stops there (Polish bezique's
+    open rows of up to twenty cards hold many forms of four of a kind).
+    """
     if combo.pairs:
         queen, knave = combo.faces
         if queen not in groups or knave not in groups:
-            return forms
+            return
         for queens in choose_copies(list(groups[queen].values()), combo.pairs):
             for knaves in choose_copies(list(groups[knave].values()), combo.pairs):
-                forms.append((combo, tuple(sorted(queens + knaves))))
+                yield combo, tuple(sorted(queens + knaves))
     elif combo.rank_faces:
         units = [cards for f in combo.rank_faces if f in groups for cards in groups[f].values()]
         for chosen in choose_copies(units, combo.size):
             if combo.distinct_suits and len({state.deck.card_suit[c] for c in chosen}) < combo.size:
                 continue
-            forms.append((combo, tuple(sorted(chosen))))
+            yield combo, tuple(sorted(chosen))
     else:
         for faces, mask in combo.suit_forms:
             if present & mask != mask:
@@ -126,11 +139,10 @@ def combination_forms(
             else:
                 firsts = [cards[0] for by_key in copies for cards in by_key.values()]
                 if len(firsts) == len(faces):  # one group of each face: one form
-                    forms.append((combo, tuple(sorted(firsts))))
+                    yield combo, tuple(sorted(firsts))
                     continue
                 for picks in product(*[list(by_key.values()) for by_key in copies]):
-                    forms.append((combo, tuple(sorted([cards[0] for cards in picks]))))
-    return forms
+                    yield combo, tuple(sorted([cards[0] for cards in picks]))
 
 
 def forms_combination(state: HookState, combo: Combination, cards: Sequence[int]) -> bool:
@@ -152,7 +164,8 @@ def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]
     """Yield each way to take ``count`` cards from groups of interchangeable cards.
 
     As many as possible from the first group first, then from the next: each
-    choice is the first cards of each group, in the groups' order.
+    choice is the first cards of each group, in the groups' order.  Each group is
+    one count (how many of it to take), not its copies one by one.
     """
     if count == 1:  # one card: the first of each group
         for unit in units:
@@ -161,19 +174,25 @@ def choose_copies(units: Sequence[list[int]], count: int) -> Iterator[list[int]]
     room = [0] * (len(units) + 1)  # cards in the groups from each one on
     for index in range(len(units) - 1, -1, -1):
         room[index] = room[index + 1] + len(units[index])
-    yield from _take_from(units, room, 0, count)
+    choices: list[list[int]] = []
+    _take_from(units, room, 0, count, [], choices)
+    yield from choices
 
 
 def _take_from(
-    units: Sequence[list[int]], room: list[int], start: int, count: int
-) -> Iterator[list[int]]:
-    """The choices of ``count`` cards from ``units[start:]`` (see :func:`choose_copies`)."""
+    units: Sequence[list[int]],
+    room: list[int],
+    start: int,
+    count: int,
+    taken: list[int],
+    choices: list[list[int]],
+) -> None:
+    """Add to ``choices`` each of ``taken`` and ``count`` cards from ``units[start:]``."""
     if count == 0:
-        yield []
+        choices.append(taken)
         return
     if room[start] < count:
         return
     unit = units[start]
     for take in range(min(len(unit), count), max(count - room[start + 1], 0) - 1, -1):
-        for rest in _take_from(units, room, start + 1, count - take):
-            yield unit[:take] + rest
+        _take_from(units, room, start + 1, count - take, taken + unit[:take], choices)

@@ -15,6 +15,7 @@ from bezique.plugins.ordinary import (
     Combination,
     OrdinaryDeclarations,
     combination_forms,
+    each_form,
     quick_tests,
 )
 from bezique.plugins.polish.rows import EXCHANGE, hand, open_cards, polish_tables
@@ -65,7 +66,7 @@ class PolishDeclarations(OrdinaryDeclarations):
         """Whether ``combo`` has a legal form among the open cards (:meth:`best_form` finds one)."""
         return any(
             self.form_refusal(state, player, combo, cards, Kind.DECLARE) is None
-            for _, cards in combination_forms(state, combo, groups)
+            for _, cards in each_form(state, combo, groups)
         )
 
     def form_refusal(
