@@ -11,13 +11,13 @@ import warnings
 from collections.abc import Callable
 
 from bezique.actions import Action
-from bezique.engine.machine import Machine
+from bezique.engine.board import Board
 from bezique.engine.state import GAME_OVER, PLAY, TURN
 from bezique.errors import BeziqueError
 from bezique.rules.answers import legal_plays as checked_plays
 
 
-class Playout(Machine):
+class Playout(Board):
     """Uniformly random play of a game state (a mixin)."""
 
     def playout(

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bezique.actions import ScoreEvent
-from bezique.engine.machine import Machine
+from bezique.engine.playout import Playout
 from bezique.engine.state import DRAWN_GAME, GAME_OVER
 
 
-class Scores(Machine):
+class Scores(Playout):
     """The scoring of a game state: score events, the hand's end, the game's end (a mixin)."""
 
     def _end_hand(self) -> None:
