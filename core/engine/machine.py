@@ -14,10 +14,13 @@ checker says so: each definition is checked against its declaration).
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action
 from bezique.engine.state import StateData
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Machine(StateData):
     """The base of the engine's parts: the methods they call that a game state defines above them.
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import KIND_WORDS, TABLE_KINDS, WORD_KINDS, Action, Kind
 from bezique.cards import CardError
 from bezique.engine.machine import Machine
 from bezique.errors import IllegalActionError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Notation(Machine):
     """The notation of a game state: its actions as text and back, and their ids (a mixin)."""
 

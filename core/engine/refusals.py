@@ -8,6 +8,8 @@ which rule forbids an action now (the phase's, the hand's, or the plugins' reaso
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action, Kind
 from bezique.engine.state import GAME_OVER, PLAY, QUESTION, TURN
 from bezique.engine.turns import Turns
@@ -23,6 +25,7 @@ RULE_OF_KIND = {
 """The variant section whose rules decide each kind of turn action."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Refusals(Turns):
     """Why an action is refused: the legal action it means, or the rule against it (a mixin)."""
 

@@ -17,6 +17,8 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from bezique import MAX_SEED, __version__
 from bezique.actions import Action, ScoreEvent
 from bezique.engine.pluginstate import (
@@ -257,6 +259,7 @@ def blank(kind: type[_S]) -> _S:
 _S = TypeVar("_S", bound="StateData")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StateData(PluginStates):
     """The data of a game state, the changes plugins make to it, its copies and its JSON form.
 

@@ -11,6 +11,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from bezique.engine.refusals import Refusals
 from bezique.engine.state import (
     FIELDS,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from bezique.rules.ruleset import Ruleset
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Views(Refusals):
     """What a seat may see of a game state: its observation and its view (a mixin)."""
 
