@@ -140,7 +140,9 @@ class Notation(Machine):
             try:
                 face = self.deck.parse_face(face_text)
             except CardError as exc:
-                raise IllegalActionError(f"{text!r}: {exc}", "notation") from exc
+                refused = IllegalActionError(f"{text!r}: {exc}", "notation")
+                refused.__cause__ = exc  # (mypyc's raise ... from does not always set it)
+                raise refused from exc
             copies = [
                 c
                 for holder in (self.partners(seat) if at else (seat,))
