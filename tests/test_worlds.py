@@ -151,7 +151,9 @@ def test_a_view_holds_plain_data_and_the_rules_only() -> None:
                 walk(getattr(value, name, None))
 
     # (the compiled build, setup.py, lists a compiled class's attributes in __mypyc_attrs__)
-    for name in getattr(View, "__slots__", None) or View.__mypyc_attrs__:
+    names = getattr(View, "__slots__", ()) or getattr(View, "__mypyc_attrs__", ())
+    assert names
+    for name in names:
         walk(getattr(view, name))
 
 
