@@ -11,7 +11,6 @@ from :mod:`bezique.hookstate`) and the phases.
 
 from __future__ import annotations
 
-import operator
 import random
 import warnings
 from collections.abc import Callable, Mapping
@@ -225,15 +224,16 @@ COMPUTED = ("state_format", "bezique_version", "variant_digest", "variant_data")
 """The fields that are not attributes of a state: the JSON form's computed keys."""
 STORED = tuple(f.name for f in FIELDS if f.name not in COMPUTED)
 """The attributes of a game state, every one (a state has no other)."""
-_CLONE_COPIERS = tuple(next(f.copy for f in FIELDS if f.name == name) for name in STORED)
-_READ_STORED = operator.attrgetter(*STORED)
+_COPIED = tuple((f.name, f.copy) for f in FIELDS if f.copy is not None)
 _WRITTEN = tuple((f.json_key, f.name, f.write) for f in SAVED)
 _INTERPRETED = __file__.endswith(".py")
 """Whether this module is interpreted (not compiled by mypyc: see setup.py)."""
 
 
 def fields_of(state: object) -> dict[str, Any]:
-    """The attributes of ``state`` (:data:`STORED`) by name, those it has."""
+    """The attributes of ``state`` (:data:`STORED`) by name, those it has (a new dictionary)."""
+    if _INTERPRETED:  # its __dict__ holds them, and nothing else (tests/test_saved_state.py)
+        return state.__dict__.copy()
     return {name: getattr(state, name) for name in STORED if hasattr(state, name)}
 
 
@@ -503,16 +503,11 @@ class StateData(PluginStates):
 
     def clone(self: _S) -> _S:
         """Return an independent copy that shares only the immutable ruleset."""
+        fields = fields_of(self)
+        for name, copier in _COPIED:
+            fields[name] = copier(fields[name])
         copy = blank(type(self))
-        set_fields(
-            copy,
-            {
-                name: value if copier is None else copier(value)
-                for name, copier, value in zip(
-                    STORED, _CLONE_COPIERS, _READ_STORED(self), strict=True
-                )
-            },
-        )
+        set_fields(copy, fields)
         return copy
 
     def to_json(self) -> dict[str, Any]:
