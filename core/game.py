@@ -22,14 +22,7 @@ from typing import Any
 from bezique.actions import END_TURN, KIND_WORDS, TABLE_KINDS, Action, Kind, ScoreEvent
 from bezique.cards import CardError
 from bezique.engine import saved
-from bezique.engine.board import Board
-from bezique.engine.machine import Machine
-from bezique.engine.notation import Notation
-from bezique.engine.playout import Playout
-from bezique.engine.questions import Questions
-from bezique.engine.refusals import Refusals
 from bezique.engine.saved import MAX_HISTORY, STATE
-from bezique.engine.scores import Scores
 from bezique.engine.state import (
     GAME_OVER,
     MAX_SEED,
@@ -43,11 +36,11 @@ from bezique.engine.state import (
     NotCopied,
     RandomSource,
     TurnState,
+    fields_of,
     json_copy,
+    set_fields,
 )
-from bezique.engine.stock import Stock
 from bezique.engine.tricks import record_trick
-from bezique.engine.turns import Turns
 from bezique.engine.views import Views
 from bezique.errors import BeziqueError, IllegalActionError, PluginError, RecordError
 from bezique.rules.answers import legal_plays, score_events
@@ -110,9 +103,7 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class GameState(
-    Turns, Stock, Refusals, Views, Questions, Scores, Board, Notation, Playout, Machine
-):
+class GameState(Views):
     """A game of bezique (or any variant), from the first deal to the game's end.
 
     Build one with :func:`new_game`.  Use :meth:`legal_actions`, :meth:`apply`,
@@ -359,7 +350,7 @@ class GameState(
         old = self._random
         if old.holders > 1:  # shared with clones, and not drawn from: this state lets go
             old.holders -= 1
-        self.__dict__.update(rebuilt.__dict__)
+        set_fields(self, fields_of(rebuilt))
 
     def _rebuilt(self, mark: int) -> GameState:
         """A new state: this one's inputs or kept copy, and its actions before ``mark``."""

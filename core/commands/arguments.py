@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bezique import MAX_SEED, __version__
+from bezique import COMPILED, MAX_SEED, __version__
 from bezique.web.command import add_arguments as web_arguments
 from bezique.web.command import add_bench_arguments as load_arguments
 
@@ -174,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         formatter_class=CommandHelp,
     )
-    parser.add_argument("--version", action="version", version=f"bezique {__version__}")
+    built = " (compiled)" if COMPILED else ""
+    parser.add_argument("--version", action="version", version=f"bezique {__version__}{built}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     _command(

@@ -12,10 +12,13 @@ scores, the phase and the seat to act.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from bezique.engine.notation import Notation
 from bezique.engine.state import GAME_OVER, StateData
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Board(Notation):
     """A game state written for people: ``str`` and ``repr`` (a mixin)."""
 

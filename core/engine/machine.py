@@ -2,21 +2,25 @@
 
 A :class:`~bezique.game.GameState` is its data (:class:`~bezique.engine.state.StateData`),
 the phase machine of :mod:`bezique.game`, and the parts of :mod:`bezique.engine` it
-inherits as mixins: the deal and the draw (:class:`~bezique.engine.stock.Stock`), turns,
-scores, questions, the notation, refusals, views, the board and random play.  A part
-builds on the parts it uses (a class of its own base classes) where no circle forms; the
-few methods it calls that are defined above it (the phase machine's, and the deal, which
-the hand's end calls while the deal scores) are declared here, on the base of every part,
-so that no part imports :mod:`bezique.game`.  :class:`~bezique.game.GameState` defines
-them all (its type checker says so: each definition is checked against its declaration).
+inherits.  The parts form one chain of single inheritance, each built on the one before
+(so that mypyc can compile them; see docs/development.md): the data, this base, the
+notation, the board, random play, scores, questions, the deal and the draw
+(:class:`~bezique.engine.stock.Stock`), turns, refusals and views.  The few methods a part
+calls that are defined above it (the phase machine's, and the deal, which the hand's end
+calls while the deal scores) are declared here, on the base of every part, so that no part
+imports :mod:`bezique.game`.  :class:`~bezique.game.GameState` defines them all (its type
+checker says so: each definition is checked against its declaration).
 """
 
 from __future__ import annotations
+
+from mypy_extensions import mypyc_attr
 
 from bezique.actions import Action
 from bezique.engine.state import StateData
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Machine(StateData):
     """The base of the engine's parts: the methods they call that a game state defines above them.
 

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import KIND_WORDS, TABLE_KINDS, WORD_KINDS, Action, Kind
 from bezique.cards import CardError
 from bezique.engine.machine import Machine
 from bezique.errors import IllegalActionError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Notation(Machine):
     """The notation of a game state: its actions as text and back, and their ids (a mixin)."""
 
@@ -137,7 +140,9 @@ class Notation(Machine):
             try:
                 face = self.deck.parse_face(face_text)
             except CardError as exc:
-                raise IllegalActionError(f"{text!r}: {exc}", "notation") from exc
+                refused = IllegalActionError(f"{text!r}: {exc}", "notation")
+                refused.__cause__ = exc  # (mypyc's raise ... from does not always set it)
+                raise refused from exc
             copies = [
                 c
                 for holder in (self.partners(seat) if at else (seat,))

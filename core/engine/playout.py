@@ -10,14 +10,17 @@ import sys
 import warnings
 from collections.abc import Callable
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action
-from bezique.engine.machine import Machine
+from bezique.engine.board import Board
 from bezique.engine.state import GAME_OVER, PLAY, TURN
 from bezique.errors import BeziqueError
 from bezique.rules.answers import legal_plays as checked_plays
 
 
-class Playout(Machine):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Playout(Board):
     """Uniformly random play of a game state (a mixin)."""
 
     def playout(

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from bezique.hookstate import NO_TURN, PluginState, TurnState
 
 _T = TypeVar("_T")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PluginStates:
     """The methods a game state offers plugins to keep their typed states (a mixin)."""
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action, Kind
 from bezique.engine.scores import Scores
 from bezique.engine.state import GAME_OVER, PLAY, QUESTION
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from bezique.hookspecs import Question
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Questions(Scores):
     """The questions a plugin asks before the first lead, asked and answered (a mixin)."""
 

@@ -8,10 +8,11 @@ which rule forbids an action now (the phase's, the hand's, or the plugins' reaso
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action, Kind
-from bezique.engine.notation import Notation
-from bezique.engine.questions import Questions
 from bezique.engine.state import GAME_OVER, PLAY, QUESTION, TURN
+from bezique.engine.turns import Turns
 from bezique.errors import BeziqueError, IllegalActionError
 
 RULE_OF_KIND = {
@@ -24,7 +25,8 @@ RULE_OF_KIND = {
 """The variant section whose rules decide each kind of turn action."""
 
 
-class Refusals(Questions, Notation):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Refusals(Turns):
     """Why an action is refused: the legal action it means, or the rule against it (a mixin)."""
 
     def _equivalent_legal(self, action: Action) -> Action:

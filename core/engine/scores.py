@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import ScoreEvent
-from bezique.engine.machine import Machine
+from bezique.engine.playout import Playout
 from bezique.engine.state import DRAWN_GAME, GAME_OVER
 
 
-class Scores(Machine):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Scores(Playout):
     """The scoring of a game state: score events, the hand's end, the game's end (a mixin)."""
 
     def _end_hand(self) -> None:

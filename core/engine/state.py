@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from bezique import MAX_SEED, __version__
 from bezique.actions import Action, ScoreEvent
@@ -231,12 +233,46 @@ INPUT_KEYS = tuple(f.json_key for f in FIELDS if f.role == INPUT)
 """The keys of a saved state that rebuild it; every other key is checked against the rebuild."""
 DERIVED_KEYS = tuple(f.json_key for f in FIELDS if f.role == DERIVED)
 """The keys of a saved state that its history decides."""
+COMPUTED = ("state_format", "bezique_version", "variant_digest", "variant_data")
+"""The fields that are not attributes of a state: the JSON form's computed keys."""
+STORED = tuple(f.name for f in FIELDS if f.name not in COMPUTED)
+"""The attributes of a game state, every one (a state has no other)."""
 _COPIED = tuple((f.name, f.copy) for f in FIELDS if f.copy is not None)
 _WRITTEN = tuple((f.json_key, f.name, f.write) for f in SAVED)
+_INTERPRETED = __file__.endswith(".py")
+"""Whether this module is interpreted (not compiled by mypyc: see setup.py)."""
+
+
+def fields_of(state: object) -> dict[str, Any]:
+    """The attributes of ``state`` (:data:`STORED`) by name, those it has (a new dictionary)."""
+    if _INTERPRETED:  # its __dict__ holds them, and nothing else (tests/test_saved_state.py)
+        return state.__dict__.copy()
+    return {name: getattr(state, name) for name in STORED if hasattr(state, name)}
+
+
+def set_fields(state: object, values: Mapping[str, Any]) -> None:
+    """Set attributes of ``state`` (names of :data:`STORED`) from ``values``.
+
+    A state's attributes are the fields of :data:`FIELDS`, never others, so that a copy
+    is the same whether this module is compiled (its attributes are slots) or not (they
+    are its ``__dict__``, set at once).
+    """
+    if _INTERPRETED:
+        state.__dict__.update(values)
+    else:
+        for name, value in values.items():
+            setattr(state, name, value)
+
+
+def blank(kind: type[_S]) -> _S:
+    """A new state of class ``kind`` without any attribute set (for :func:`set_fields`)."""
+    return kind.__new__(kind)
+
 
 _S = TypeVar("_S", bound="StateData")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StateData(PluginStates):
     """The data of a game state, the changes plugins make to it, its copies and its JSON form.
 
@@ -250,7 +286,7 @@ class StateData(PluginStates):
     :meth:`turn_state` (for one turn) (:class:`PluginState`).
     """
 
-    state_format = STATE_FORMAT
+    state_format: ClassVar[str] = STATE_FORMAT
     """The format of the JSON form."""
     rules: Ruleset
     """The variant's rules and resolved hooks (shared, never changed)."""
@@ -480,11 +516,11 @@ class StateData(PluginStates):
 
     def clone(self: _S) -> _S:
         """Return an independent copy that shares only the immutable ruleset."""
-        copy = object.__new__(type(self))
-        fields = copy.__dict__
-        fields.update(self.__dict__)
+        fields = fields_of(self)
         for name, copier in _COPIED:
             fields[name] = copier(fields[name])
+        copy = blank(type(self))
+        set_fields(copy, fields)
         return copy
 
     def to_json(self) -> dict[str, Any]:

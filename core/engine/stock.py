@@ -7,12 +7,15 @@ next trick or ends the hand.  :class:`~bezique.game.GameState` inherits :class:`
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import ScoreEvent
 from bezique.engine.questions import Questions
 from bezique.engine.state import NO_TURN, PLAY
 from bezique.hookspecs import HELD
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Stock(Questions):
     """The deal and the draw of a game state (a mixin)."""
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import END_TURN, TABLE_KINDS, Action, Kind
 from bezique.engine.state import TURN
 from bezique.engine.stock import Stock
 from bezique.hookstate import NO_TURN, TurnState
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Turns(Stock):
     """The turns of a game state after a trick, and the draw that follows them (a mixin)."""
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bezique.engine.notation import Notation
-from bezique.engine.questions import Questions
+from mypy_extensions import mypyc_attr
+
+from bezique.engine.refusals import Refusals
 from bezique.engine.state import (
     FIELDS,
     GAME_OVER,
@@ -21,6 +22,9 @@ from bezique.engine.state import (
     TURN,
     RandomSource,
     StateData,
+    blank,
+    fields_of,
+    set_fields,
 )
 from bezique.engine.tricks import hand_tricks
 from bezique.hookstate import NO_TURN, PluginState, TurnState
@@ -31,7 +35,8 @@ if TYPE_CHECKING:
     from bezique.rules.ruleset import Ruleset
 
 
-class Views(Questions, Notation):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Views(Refusals):
     """What a seat may see of a game state: its observation and its view (a mixin)."""
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -187,7 +192,7 @@ class View:
         """The seat whose view it is."""
         self.rules: Ruleset = state.rules
         """The variant's rules (public, shared, never changed)."""
-        fields = state.__dict__
+        fields = fields_of(state)
         self.position: dict[str, Any] = {
             name: fields[name] if copy is None else copy(fields[name])
             for name, copy in _VIEW_COPIED
@@ -308,8 +313,8 @@ def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
     state of the rules shares (:data:`SHARED_FIELDS`).  Its seed and stacked decks are
     nobody's, and its generator is seeded with 0.
     """
-    state = object.__new__(kind)
-    fields = state.__dict__
+    state = blank(kind)
+    fields: dict[str, Any] = {}
     copiers = _COPIERS
     for name, value in view.position.items():
         copier = copiers.get(name)
@@ -323,6 +328,7 @@ def view_state(view: View, kind: type[_S], shared: Mapping[str, object]) -> _S:
     fields["_random"] = RandomSource(seed=0)  # (made if it is read)
     fields["_legal"] = None
     fields["_origin"] = NOT_COPIED  # its inputs do not rebuild it: it copies itself to restore
+    set_fields(state, fields)
     state._count_hands()
     return state
 

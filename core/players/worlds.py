@@ -128,7 +128,7 @@ def _shared(rules: Ruleset) -> dict[str, object]:
     found = rules.tables.get(_SHARED_KEY)
     if found is None:
         probe = GameState(rules, seed=0)
-        found = rules.tables[_SHARED_KEY] = {name: probe.__dict__[name] for name in SHARED_FIELDS}
+        found = rules.tables[_SHARED_KEY] = {name: getattr(probe, name) for name in SHARED_FIELDS}
     return found
 
 

@@ -336,11 +336,15 @@ def hook_failure(plugin: str, hook: str, exc: BaseException) -> PluginHookError:
     """The error that names ``plugin`` and ``hook`` for the exception ``exc`` it raised.
 
     It says where: the innermost line of the plugin's own code in the traceback (or the
-    innermost line of all, when the plugin's code called something that failed).
+    innermost line of all, when the plugin's code called something that failed).  Its
+    cause is ``exc`` already (as ``raise ... from exc`` gives it), for the compiled build:
+    mypyc's ``raise ... from`` does not always set the cause (see setup.py).
     """
     said = " ".join(f"{type(exc).__name__}: {exc}".split())
     where = _where(exc, plugin)
-    return PluginHookError(f"plugin {plugin!r} failed in {hook} ({where}): {said}", plugin, hook)
+    error = PluginHookError(f"plugin {plugin!r} failed in {hook} ({where}): {said}", plugin, hook)
+    error.__cause__ = exc
+    return error
 
 
 def _where(exc: BaseException, plugin: str) -> str:

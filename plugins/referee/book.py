@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bezique.actions import ScoreEvent
 from bezique.cards import CardError
+from bezique.engine.state import fields_of, set_fields
 from bezique.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def restore(
 ) -> None:
     """Put ``state`` back as :func:`snapshot` found it (the turn is never changed)."""
     turn = state.turn
-    state.__dict__.update(saved.__dict__)
+    set_fields(state, fields_of(saved))
     state.turn = turn
     for name, value in lists.items():
         setattr(state, name, value)
