@@ -271,15 +271,19 @@ def validate_paths(paths: Sequence[str]) -> list[str]:
     file order, those of its YAML reading, its schema, its sense and its citations
     together; a problem of a file shared by several of ``paths`` (a parent) is listed once.
     """
+    # Imported here, not with the package: it loads the bibliography's reader, which
+    # listing or loading a variant does not need.
+    from bezique.variant import citations
+
     messages: list[str] = []
     for path in paths:
         try:
             _, problems = _checked(path, None)
         except VariantError as exc:  # the loading stopped: what was found, then the citations
             messages += exc.problems
-            messages += _citations().citation_problems(path)
+            messages += citations.citation_problems(path)
             continue
-        messages += ordered([*problems, *_citations().citation_messages(path)])
+        messages += ordered([*problems, *citations.citation_messages(path)])
     return list(dict.fromkeys(messages))
 
 
@@ -318,14 +322,3 @@ def variant_listing() -> tuple[list[tuple[str, str]], list[str]]:
         except VariantError as exc:
             problems.extend(exc.problems)
     return summaries, problems
-
-
-def _citations() -> Any:
-    """:mod:`bezique.variant.citations`, imported when a file's citations are checked.
-
-    Not at the package's import: it loads the bibliography's reader, which listing
-    or loading a variant does not need.
-    """
-    from bezique.variant import citations
-
-    return citations

@@ -144,9 +144,9 @@ def _from(point: EntryPoint, entry: PluginEntry) -> PluginEntry:
     return entry if facts is None else replace(entry, distribution=facts)
 
 
-_DISTRIBUTIONS: dict[int, tuple[object, tuple[str, str]]] = {}
-"""Each distribution's name and version, read once from its metadata (the object kept with
-them, so that its id is not taken by another)."""
+_DISTRIBUTIONS: dict[object, tuple[str, str]] = {}
+"""Each distribution's name and version, read once from its metadata (keyed by the
+distribution itself, which compares by identity)."""
 
 
 def _distribution(point: EntryPoint) -> tuple[str, str] | None:
@@ -158,12 +158,11 @@ def _distribution(point: EntryPoint) -> tuple[str, str] | None:
     dist = getattr(point, "dist", None)
     if dist is None:
         return None
-    known = _DISTRIBUTIONS.get(id(dist))
-    if known is None or known[0] is not dist:
+    known = _DISTRIBUTIONS.get(dist)
+    if known is None:
         metadata = dist.metadata
-        known = (dist, (str(metadata["Name"]), str(metadata["Version"])))
-        _DISTRIBUTIONS[id(dist)] = known
-    return known[1]
+        known = _DISTRIBUTIONS[dist] = (str(metadata["Name"]), str(metadata["Version"]))
+    return known
 
 
 def _is_builtin(point: EntryPoint) -> bool:
