@@ -34,6 +34,7 @@ COMPILED_MODULES = (
     "bezique.engine.turns",
     "bezique.engine.refusals",
     "bezique.engine.views",
+    "bezique.engine.phases",
     "bezique.rules.hooks",
 )
 """The modules the compiled build compiles: the cards, the engine's parts, the hooks' plumbing.

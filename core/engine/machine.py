@@ -1,15 +1,17 @@
 """What the parts of a game call of each other across the engine, declared once.
 
 A :class:`~bezique.game.GameState` is its data (:class:`~bezique.engine.state.StateData`),
-the phase machine of :mod:`bezique.game`, and the parts of :mod:`bezique.engine` it
-inherits.  The parts form one chain of single inheritance, each built on the one before
-(so that mypyc can compile them; see docs/development.md): the data, this base, the
-notation, the board, random play, scores, questions, the deal and the draw
-(:class:`~bezique.engine.stock.Stock`), turns, refusals and views.  The few methods a part
-calls that are defined above it (the phase machine's, and the deal, which the hand's end
-calls while the deal scores) are declared here, on the base of every part, so that no part
-imports :mod:`bezique.game`.  :class:`~bezique.game.GameState` defines them all (its type
-checker says so: each definition is checked against its declaration).
+the parts of :mod:`bezique.engine` it inherits, and what :mod:`bezique.game` adds (actions
+carried out all or nothing).  The parts form one chain of single inheritance, each built
+on the one before (so that mypyc can compile them; see docs/development.md): the data,
+this base, the notation, the board, random play, scores, questions, the deal and the draw
+(:class:`~bezique.engine.stock.Stock`), turns, refusals, views and the phase machine
+(:class:`~bezique.engine.phases.Phases`).  The few methods a part calls that are defined
+above it (the phase machine's, ``apply``, and the deal, which the hand's end calls while
+the deal scores) are declared here, on the base of every part, so that no part imports
+:mod:`bezique.game` or a part above it.  The parts above and
+:class:`~bezique.game.GameState` define them all (the type checker says so: each
+definition is checked against its declaration).
 """
 
 from __future__ import annotations
