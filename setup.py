@@ -4,7 +4,7 @@
 pyproject.toml describes it.  With the environment variable ``BEZIQUE_COMPILE=1`` the
 modules of :data:`COMPILED_MODULES` are compiled to C extensions by mypyc as well (the
 wheel is then for one platform and Python version); everything else, the public
-``bezique.game`` and the plugins among it, stays interpreted.  See docs/development.md.
+``bezique.game`` and ``bezique.players`` and the plugins among it, stays interpreted.  See docs/development.md.
 
 mypyc names a module by its path, and the package ``bezique`` is mapped from ``core/``
 and ``plugins/`` (pyproject's package-dir), so the modules are compiled from a tree of
@@ -36,8 +36,17 @@ COMPILED_MODULES = (
     "bezique.engine.views",
     "bezique.engine.phases",
     "bezique.rules.hooks",
+    "bezique.players.search",
+    "bezique.players.worlds",
+    "bezique.players.rollout",
+    "bezique.players.heuristic",
+    "bezique.players.cardvalues",
+    "bezique.players.endgame",
+    "bezique.players.calibration",
 )
-"""The modules the compiled build compiles: the cards, the engine's parts, the hooks' plumbing.
+"""The modules the compiled build compiles: the cards, the engine's parts (the phase machine
+among them), the hooks' plumbing, and the search player's modules (its tree, worlds and
+play-outs, the valuations, the heuristic it consults and the end-game solver).
 
 Not :mod:`bezique.rules.answers`: its checks read plugins' answers of any type through
 the classes they should be, where compiled code would raise a TypeError of its own

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,27 +60,31 @@ def search_choice(state: GameState, seed: int) -> dict[str, Any]:
     """The search's choice in ``state`` from ``seed``, with its root's statistics."""
     player = player_for(f"search:iterations={SEARCH_ITERATIONS}")
     assert isinstance(player, SearchPlayer)
-    roots: list[list[Any]] = []
-    prefer = player.prefer_prior
-
-    def recorded(root: Any, *args: Any, **kwargs: Any) -> Any:
-        roots.append(
-            sorted(
-                [repr(key), child.visits, round(child.total, 9), child.available]
-                for key, child in root.children.items()
-            )
-        )
-        return prefer(root, *args, **kwargs)
-
-    player.prefer_prior = recorded  # type: ignore[method-assign]
     rng = random.Random(seed)
     action = player.choose(state.view(state.to_act), state.legal_actions(), rng)
     return {
         "action": state.action_text(action),
         "iterations": player.last_iterations,
-        "root": roots[0] if roots else None,
+        "root": root_statistics(player.last_root),
         "next_draw": rng.getrandbits(32),
     }
+
+
+def root_statistics(root: Any) -> list[list[Any]] | None:
+    """Each root action's key, visits, mean result and availability, in key order.
+
+    A key's kind is written as its number: the compiled build keeps it as a plain int.
+    """
+    if root is None:
+        return None
+    return sorted(
+        [KIND_IN_KEY.sub(r"\1", repr(key)), child.visits, round(child.total, 9), child.available]
+        for key, child in root.children.items()
+    )
+
+
+KIND_IN_KEY = re.compile(r"<Kind\.\w+: (\d+)>")
+"""An action's kind as ``repr`` writes an enum member, in a tree's key."""
 
 
 def heuristic_choices(state_list: list[GameState]) -> list[str]:

@@ -24,6 +24,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action, Kind
 from bezique.engine.views import View
 from bezique.players import Options, no_options
@@ -48,6 +50,7 @@ DECLARE_SHARE = 0.8
 refuse some, and the combination may still be declared later)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicPlayer:
     """Plays every variant by S0's hints (see the module)."""
 

@@ -52,6 +52,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action
 from bezique.engine.state import GAME_OVER
 from bezique.engine.views import View
@@ -107,6 +109,7 @@ class _Node:
         self.side = side
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchPlayer:
     """Information-set MCTS checking a prior player; the two-hand end-game solved exactly."""
 
@@ -152,6 +155,8 @@ class SearchPlayer:
         self.turns: TurnPolicy | None = None
         self.last_iterations = 0
         """How many iterations the last decision ran (for the benchmark)."""
+        self.last_root: _Node | None = None
+        """The root of the last decision's tree (None: it searched none), for analysis."""
 
     def __repr__(self) -> str:
         """``SearchPlayer('search:iterations=500')``."""
@@ -160,6 +165,7 @@ class SearchPlayer:
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """The action the search finds best for ``view``'s seat."""
         self.last_iterations = 0
+        self.last_root = None
         self.turns = greedy_turns(view.rules) if self.greedy else None
         if len(legal) == 1:
             return legal[0]
@@ -182,7 +188,7 @@ class SearchPlayer:
 
         With a prior, its choice stands when it did nearly as well (:meth:`prefer_prior`).
         """
-        root = _Node(-1)
+        root = self.last_root = _Node(-1)
         stop = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.iterations
         done = 0
