@@ -4,7 +4,8 @@
 pyproject.toml describes it.  With the environment variable ``BEZIQUE_COMPILE=1`` the
 modules of :data:`COMPILED_MODULES` are compiled to C extensions by mypyc as well (the
 wheel is then for one platform and Python version); everything else, the public
-``bezique.game`` and ``bezique.players`` and the plugins among it, stays interpreted.  See docs/development.md.
+``bezique.game`` and ``bezique.players`` and the plugins among it, stays interpreted.
+See docs/development.md.
 
 mypyc names a module by its path, and the package ``bezique`` is mapped from ``core/``
 and ``plugins/`` (pyproject's package-dir), so the modules are compiled from a tree of
