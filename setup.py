@@ -4,7 +4,7 @@
 pyproject.toml describes it.  With the environment variable ``BEZIQUE_COMPILE=1`` the
 modules of :data:`COMPILED_MODULES` are compiled to C extensions by mypyc as well (the
 wheel is then for one platform and Python version); everything else, the public
-``bezique.game`` and ``bezique.players`` and the plugins among it, stays interpreted.
+``bezique.game`` and ``bezique.players`` and the plugins' hooks among it, stays interpreted.
 See docs/development.md.
 
 mypyc names a module by its path, and the package ``bezique`` is mapped from ``core/``
@@ -44,10 +44,18 @@ COMPILED_MODULES = (
     "bezique.players.cardvalues",
     "bezique.players.endgame",
     "bezique.players.calibration",
+    "bezique.plugins.ordinary.declaring",
+    "bezique.plugins.ordinary.forms",
+    "bezique.plugins.ordinary.sevens",
+    "bezique.plugins.ordinary.quicktests",
 )
 """The modules the compiled build compiles: the cards, the engine's parts (the phase machine
-among them), the hooks' plumbing, and the search player's modules (its tree, worlds and
-play-outs, the valuations, the heuristic it consults and the end-game solver).
+among them), the hooks' plumbing, the search player's modules (its tree, worlds and
+play-outs, the valuations, the heuristic it consults and the end-game solver), and the
+ordinary plugin's declaring role with the helpers of its card loop (its forms, the seven of
+trumps, the quick tests); the role's class allows interpreted subclasses, as every variant
+plugin's role is one.  Not the plugin's hook functions: pluggy marks each with an attribute,
+which a compiled function cannot carry.
 
 Not :mod:`bezique.rules.answers`: its checks read plugins' answers of any type through
 the classes they should be, where compiled code would raise a TypeError of its own

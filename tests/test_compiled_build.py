@@ -1,9 +1,10 @@
 """The optional compiled build (setup.py, ``BEZIQUE_COMPILE=1``): what the plain suite can check.
 
 The compiled wheel itself is built and played by ``.ci/compiled-check`` (the golden
-playthroughs against it); here: setup.py's list of modules names real modules of the
-package, none of the public face or of what plugins subclass, and ``bezique.COMPILED``
-says which build is installed.
+playthroughs and the bots' choices against it); here: setup.py's list of modules names
+real modules of the package, none of the public face, every compiled class that
+interpreted code subclasses is marked to allow it, and ``bezique.COMPILED`` says which
+build is installed.
 """
 
 from __future__ import annotations
@@ -35,12 +36,63 @@ def compiled_modules() -> tuple[str, ...]:
     raise AssertionError("setup.py has no COMPILED_MODULES")
 
 
-def test_the_compiled_modules_are_modules_of_the_kernel_with_a_source_in_core() -> None:
+def source_of(name: str) -> Path:
+    """The source file of the package's module ``name`` (``bezique.plugins`` is plugins/)."""
+    if name.startswith("bezique.plugins."):
+        return ROOT / "plugins" / (name.removeprefix("bezique.plugins.").replace(".", "/") + ".py")
+    return ROOT / "core" / (name.removeprefix("bezique.").replace(".", "/") + ".py")
+
+
+def test_the_compiled_modules_are_modules_of_the_package_with_a_source() -> None:
     names = compiled_modules()
     assert len(names) == len(set(names)) >= 10
     for name in names:
-        assert name.startswith("bezique.") and not name.startswith("bezique.plugins")
-        assert (ROOT / "core" / (name.removeprefix("bezique.").replace(".", "/") + ".py")).is_file()
+        assert name.startswith("bezique."), name
+        assert source_of(name).is_file(), name
+
+
+def allows_interpreted_subclasses(node: ast.ClassDef) -> bool:
+    """Whether the class is marked ``@mypyc_attr(allow_interpreted_subclasses=True)``."""
+    return any(
+        isinstance(decorator, ast.Call)
+        and getattr(decorator.func, "id", "") == "mypyc_attr"
+        and any(
+            keyword.arg == "allow_interpreted_subclasses"
+            and isinstance(keyword.value, ast.Constant)
+            and keyword.value.value is True
+            for keyword in decorator.keywords
+        )
+        for decorator in node.decorator_list
+    )
+
+
+def test_every_compiled_class_that_interpreted_code_subclasses_allows_it() -> None:
+    # A compiled class refuses interpreted subclasses unless marked: plugins subclass the
+    # declaring role and the engine's parts, tests the search player.
+    compiled = {source_of(name) for name in compiled_modules()}
+    marked: dict[str, bool] = {}
+    for path in compiled:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                marked[node.name] = marked.get(node.name, True) and allows_interpreted_subclasses(
+                    node
+                )
+    sources = [
+        *ROOT.glob("core/**/*.py"),
+        *ROOT.glob("plugins/**/*.py"),
+        *ROOT.glob("tests/**/*.py"),
+    ]
+    unmarked: set[str] = set()
+    for path in sources:
+        if path in compiled:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                for base in node.bases:
+                    name = getattr(base, "id", getattr(base, "attr", ""))
+                    if marked.get(name) is False:
+                        unmarked.add(f"{path.relative_to(ROOT)}: {node.name}({name})")
+    assert not unmarked, sorted(unmarked)
 
 
 @pytest.mark.parametrize("name", compiled_modules())
@@ -48,9 +100,10 @@ def test_every_compiled_module_imports(name: str) -> None:
     assert importlib.import_module(name).__name__ == name
 
 
-def test_the_public_face_and_what_plugins_subclass_stay_interpreted() -> None:
+def test_the_public_face_and_the_answers_checks_stay_interpreted() -> None:
     names = set(compiled_modules())
-    assert not names & {"bezique.game", "bezique.rules.roles", "bezique.rules.answers"}
+    public = {"bezique.game", "bezique.players", "bezique.testing", "bezique.hookspecs"}
+    assert not names & (public | {"bezique.rules.roles", "bezique.rules.answers"})
 
 
 def test_compiled_says_whether_the_kernel_is_the_compiled_build() -> None:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.ordinary import carteblanche, sevens
 from bezique.plugins.ordinary.combinations import (
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from bezique.hookstate import HookRules, HookState
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OrdinaryDeclarations:
     """The ordinary game's declaring: candidates, the rules with their reasons, applying them.
 
