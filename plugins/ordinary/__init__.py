@@ -14,8 +14,10 @@ package holds the procedures a table cannot say, one module per job:
   (:class:`OrdinaryHand`);
 * :mod:`~bezique.plugins.ordinary.carteblanche`: carte blanche, announced at its
   holder's choice before he plays a card;
-* :mod:`~bezique.plugins.ordinary.tricks`: the deal's scores, the trick, the
-  end-game duties, brisques, the last trick and the game's winner.
+* :mod:`~bezique.plugins.ordinary.tricks`: the hook answers of the deal's scores, the
+  trick, the end-game duties, brisques, the last trick and the game's winner;
+* :mod:`~bezique.plugins.ordinary.cardplay`: the bodies of those of every card and
+  every trick, as plain functions the compiled build compiles.
 
 Cards a player has declared lie on the table but stay in his hand.  A card's
 ``state.levels`` entry keeps, four bits per combination class (in the order of
@@ -31,6 +33,7 @@ from typing import Any
 
 from bezique.hookspecs import DeclaringRole, hookimpl
 from bezique.plugins.ordinary import checks
+from bezique.plugins.ordinary.cardplay import endgame_plays
 from bezique.plugins.ordinary.carteblanche import bezique_play_option as bezique_play_option
 from bezique.plugins.ordinary.carteblanche import bezique_play_options as bezique_play_options
 from bezique.plugins.ordinary.carteblanche import offer_drawn, shown_at_deal
@@ -66,11 +69,7 @@ from bezique.plugins.ordinary.sheet import declaration_problem
 # The hook answers that only the plugin manager calls (registering this package
 # registers them).
 from bezique.plugins.ordinary.tricks import bezique_after_deal as bezique_after_deal
-from bezique.plugins.ordinary.tricks import (
-    bezique_deal_scores,
-    bezique_trick_scores,
-    endgame_plays,
-)
+from bezique.plugins.ordinary.tricks import bezique_deal_scores, bezique_trick_scores
 from bezique.plugins.ordinary.tricks import bezique_game_winner as bezique_game_winner
 from bezique.plugins.ordinary.tricks import bezique_hand_scores as bezique_hand_scores
 from bezique.plugins.ordinary.tricks import bezique_legal_plays as bezique_legal_plays

@@ -31,13 +31,14 @@ BEZIQUE_LADDER_DEFAULT: str = declared_default(
 """``declarations.bezique_ladder`` when a variant leaves it out: the default its schema declares."""
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)
 class Combination:
     """One row of the combination table, compiled for one trump suit.
 
-    A slotted class rather than a named tuple: the declaration search reads
-    its fields often, and slot reads are several times cheaper.  Each is made
-    once per trump suit, so identity is equality.
+    A class rather than a named tuple: the declaration search reads its fields
+    often, and an attribute read is several times cheaper than a named tuple's
+    (and in the compiled build a struct's field; mypyc cannot compile it with
+    ``slots=True``).  Each is made once per trump suit, so identity is equality.
     """
 
     name: str
@@ -125,7 +126,7 @@ class Tables:
         self.brisque = [r in self.brisque_ranks for r in deck.card_rank]
         """For each card, whether it is a brisque."""
         self.brisque_events: dict[tuple[int, ...], tuple[ScoreEvent, ...]] = {}
-        """Memo of :func:`~bezique.plugins.ordinary.tricks.brisques_won`, by winner and trick."""
+        """Memo of :func:`~bezique.plugins.ordinary.cardplay.brisques_won`, by winner and trick."""
         self.packs = deck.packs
         self.seven_bits = sum(1 << deck.face(self.seven_rank, s) for s in range(len(deck.suits)))
         self.by_trump: dict[int, list[Combination]] = {}

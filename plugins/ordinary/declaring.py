@@ -24,6 +24,7 @@ from mypy_extensions import mypyc_attr
 
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.plugins.ordinary import carteblanche, sevens
+from bezique.plugins.ordinary.cardplay import play_refusal
 from bezique.plugins.ordinary.combinations import (
     NEW_CARD_RULE,
     Combination,
@@ -51,7 +52,6 @@ from bezique.plugins.ordinary.hand import (
     this_turn,
 )
 from bezique.plugins.ordinary.quicktests import quick_tests
-from bezique.plugins.ordinary.tricks import play_refusal
 
 if TYPE_CHECKING:
     from bezique.hookstate import HookRules, HookState

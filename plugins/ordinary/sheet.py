@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bezique.actions import ScoreEvent
 from bezique.hookspecs import SheetEntryKind, hookimpl
+from bezique.plugins.ordinary.cardplay import game_winner
 from bezique.plugins.ordinary.carteblanche import CARTE_BLANCHE, blank_scores
 from bezique.plugins.ordinary.combinations import (
     NEW_CARD_RULE,
@@ -37,7 +38,6 @@ from bezique.plugins.ordinary.combinations import (
     tables_of,
 )
 from bezique.plugins.ordinary.declaring import OrdinaryDeclarations
-from bezique.plugins.ordinary.tricks import game_winner
 
 if TYPE_CHECKING:
     from bezique.hookstate import HookRules
