@@ -40,7 +40,8 @@ def test_the_newest_version_in_the_changelog_is_the_package_version(
     version = ".".join(newest.groups()[:3])
     assert version == bezique.__version__ == pyproject_version()
     status, out, _ = run(capsys, "--version")
-    assert (status, out) == (0, f"bezique {version}\n")
+    build = " (compiled)" if bezique.COMPILED else ""  # which build is installed
+    assert (status, out) == (0, f"bezique {version}{build}\n")
 
 
 def test_the_versions_go_down_the_file_each_in_keep_a_changelog_form() -> None:
