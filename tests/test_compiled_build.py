@@ -95,6 +95,20 @@ def test_every_compiled_class_that_interpreted_code_subclasses_allows_it() -> No
     assert not unmarked, sorted(unmarked)
 
 
+def test_every_compiled_declaring_role_allows_interpreted_subclasses() -> None:
+    # The kernel composes the roles of a variant's plugins into one class at run time
+    # (bezique.rules.roles.declaring_role: an interpreted subclass of each), whose
+    # overrides a compiled role's own calls must see.
+    roles = [
+        node
+        for path in {source_of(name) for name in compiled_modules()}
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name.endswith("Declarations")
+    ]
+    assert {"OrdinaryDeclarations", "PolishDeclarations"} <= {node.name for node in roles}
+    assert [node.name for node in roles if not allows_interpreted_subclasses(node)] == []
+
+
 @pytest.mark.parametrize("name", compiled_modules())
 def test_every_compiled_module_imports(name: str) -> None:
     assert importlib.import_module(name).__name__ == name
