@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from bezique.actions import Action, Kind, ScoreEvent
 from bezique.hookstate import HookState
 from bezique.plugins.ordinary import (
@@ -23,14 +21,11 @@ from bezique.plugins.ordinary import (
 from bezique.plugins.polish.rows import EXCHANGE, hand, open_cards, polish_tables
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class PolishDeclarations(OrdinaryDeclarations):
     """Declarations from the open rows only, each holding a card of the trick just won.
 
     The class rule and the rest of the ordinary form rules still judge each form
-    (:meth:`form_refusal` adds the trick card's rule before them).  Compiled in the
-    compiled build, and marked to allow interpreted subclasses: the kernel composes
-    the roles of a variant's plugins into one class at run time.
+    (:meth:`form_refusal` adds the trick card's rule before them).
     """
 
     declares_after_stock: ClassVar[bool] = True
