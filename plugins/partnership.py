@@ -110,8 +110,8 @@ class PartnershipDeclarations(OrdinaryDeclarations):
     def turn_actions(self, state: HookState, player: int) -> list[Action]:
         """The turn of the roles before, plus the forms that take the partner's cards."""
         actions = super().turn_actions(state, player)
-        if not self.declaring_now(state):
-            return actions
+        if not self.declaring_now(state) or not _partner_on_table(state, player):
+            return actions  # (both kinds of form take a partner's card on the table)
         return (
             actions
             + self.shared_bezique_declarations(state, player)
@@ -238,6 +238,18 @@ class PartnershipDeclarations(OrdinaryDeclarations):
         return self.form_refusal(state, player, combo, cards, action.kind) or (
             "that declaration is not legal now"
         )
+
+
+def _partner_on_table(state: HookState, player: int) -> bool:
+    """Whether a partner of ``player`` has a declared card on the table (a bitboard test each)."""
+    declared = state.declared_bits
+    if not declared:
+        return False
+    side_of, side, mask, hands = state.side_of, state.side_of[player], state.deck.mask, state.hands
+    for seat in range(len(side_of)):
+        if side_of[seat] == side and seat != player and declared & mask(hands[seat]):
+            return True
+    return False
 
 
 def _pooled_groups(

@@ -126,7 +126,11 @@ def test_no_compiled_class_calls_super() -> None:
 
 @pytest.mark.parametrize("name", compiled_modules())
 def test_every_compiled_module_imports(name: str) -> None:
-    assert importlib.import_module(name).__name__ == name
+    # ... and in the compiled build is compiled (an extension module, not its source).
+    module = importlib.import_module(name)
+    assert module.__name__ == name
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    assert str(module.__file__).endswith(suffixes) is bezique.COMPILED
 
 
 def test_the_public_face_and_the_answers_checks_stay_interpreted() -> None:
