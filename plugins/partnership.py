@@ -84,11 +84,16 @@ def bezique_next_declarer(state: HookState, player: int, declared: bool) -> int 
     rules = _rules(state)
     if rules is None:
         return None
-    side = [state.leader, *state.partners(state.leader)]
-    if player not in side or (declared and rules["declarer"] == "winner_or_partner"):
+    # The side's order: the trick's winner (who leads the next), then his partners by seat.
+    leader, side_of = state.leader, state.side_of
+    if side_of[player] != side_of[leader] or (
+        declared and rules["declarer"] == "winner_or_partner"
+    ):
         return -1
-    following = side.index(player) + 1
-    return side[following] if following < len(side) else -1
+    for seat in range(0 if player == leader else player + 1, len(side_of)):
+        if side_of[seat] == side_of[leader] and seat not in (leader, player):
+            return seat
+    return -1
 
 
 @hookimpl
