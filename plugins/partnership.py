@@ -84,16 +84,11 @@ def bezique_next_declarer(state: HookState, player: int, declared: bool) -> int 
     rules = _rules(state)
     if rules is None:
         return None
-    # The side's order: the trick's winner (who leads the next), then his partners by seat.
-    leader, side_of = state.leader, state.side_of
-    if side_of[player] != side_of[leader] or (
-        declared and rules["declarer"] == "winner_or_partner"
-    ):
+    side = [state.leader, *state.partners(state.leader)]
+    if player not in side or (declared and rules["declarer"] == "winner_or_partner"):
         return -1
-    for seat in range(0 if player == leader else player + 1, len(side_of)):
-        if side_of[seat] == side_of[leader] and seat not in (leader, player):
-            return seat
-    return -1
+    following = side.index(player) + 1
+    return side[following] if following < len(side) else -1
 
 
 @hookimpl
@@ -247,14 +242,8 @@ class PartnershipDeclarations(OrdinaryDeclarations):
 
 def _partner_on_table(state: HookState, player: int) -> bool:
     """Whether a partner of ``player`` has a declared card on the table (a bitboard test each)."""
-    declared = state.declared_bits
-    if not declared:
-        return False
-    side_of, side, mask, hands = state.side_of, state.side_of[player], state.deck.mask, state.hands
-    for seat in range(len(side_of)):
-        if side_of[seat] == side and seat != player and declared & mask(hands[seat]):
-            return True
-    return False
+    declared, mask = state.declared_bits, state.deck.mask
+    return bool(declared) and any(declared & mask(state.hands[p]) for p in state.partners(player))
 
 
 def _pooled_groups(

@@ -462,9 +462,8 @@ class StateData(PluginStates):
         return self.phase == GAME_OVER
 
     def partners(self, seat: int) -> list[int]:
-        """The other seats of ``seat``'s side (none without partnerships)."""
-        side = self.side_of[seat]
-        return [other for other, s in enumerate(self.side_of) if s == side and other != seat]
+        """The other seats of ``seat``'s side by seat (none without partnerships)."""
+        return list(self.rules.partners_of[seat])
 
     def side_name(self, side: int) -> str:
         """Name a side for people: ``seat 1``, or ``seats 0 and 2`` for a partnership."""

@@ -104,6 +104,11 @@ class Ruleset:
             for seat in range(self.players)
         )
         """For each seat, its side: the seat itself, or its partnership's index."""
+        self.partners_of: tuple[tuple[int, ...], ...] = tuple(
+            tuple(other for other, s in enumerate(self.side_of) if s == side and other != seat)
+            for seat, side in enumerate(self.side_of)
+        )
+        """For each seat, the other seats of its side by seat (none without partnerships)."""
 
     @property
     def one_deal(self) -> bool:
