@@ -820,6 +820,22 @@ def test_six_pack_fours_in_trumps_of_the_other_ranks(name: str, rank: str, point
     assert scored(state) == {"royal_marriage": 40, f"four_trump_{name}": points}
 
 
+@pytest.mark.parametrize(("variant", "size"), [("six-pack", 12), ("eight-pack", 15)])
+def test_multi_pack_fours_of_any_suits_score_100_and_four_tens_nothing(
+    variant: str, size: int
+) -> None:
+    # S10, E07 (PAR, PW6): four aces of any suits 100, as Rubicon's; four tens only by
+    # agreement, so not in the presets (X-C3).
+    fill = ["8C", "9C", "8D", "9D", "9S", "8S", "7C", "7D", "9C", "8C"]
+    hand = ["AS", "AS", "AH", "AC", "TS", "TS", "TH", "TC", "7H", *fill][:size]
+    seat1 = [*JUNK12, "8S", "8D", "8C"][:size]
+    state = scenario(variant, hands=[hand, seat1], stock=HEARTS, dealer=1)
+    win_trick(state, "7H")
+    assert legal(state) == {"declare four_aces AS AS AH AC", "draw"}
+    declare(state, "declare four_aces AS AS AH AC")
+    assert scored(state) == {"four_aces": 100}
+
+
 def test_six_pack_has_no_bezique_above_the_quadruple() -> None:
     # S09: five queens of spades and five knaves of diamonds make a quadruple at most
     # (PAR's six-pack column has no quintuple; eight-pack's 9000 is E06).
