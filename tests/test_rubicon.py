@@ -20,8 +20,9 @@ import pytest
 
 from bezique.commands.cli import main
 from bezique.game import GameState
-from bezique.plugins.rubicon import brisques_counted, settle
+from bezique.plugins.rubicon import brisques_counted, counted_brisques, settle
 from bezique.records.record import load_record, replay
+from bezique.rules.ruleset import ruleset_for
 from bezique.testing import points_by_rule, random_conformance, refuse, scenario
 from bezique.variant import load_variant
 
@@ -151,6 +152,74 @@ def test_the_plain_suit_sequence_scores_150() -> None:
     win_trick(state, "8H")
     declare(state, "declare plain_sequence AS TS KS QS JS")
     assert scored(state) == {"royal_marriage": 40, "plain_sequence": 150}
+
+
+def test_several_combinations_score_after_one_trick_under_s0s_rule() -> None:
+    # R-C7: the switch to S0's ordinary rule lets the bezique and the four aces, no card
+    # in both, score after the same trick (the default, one a trick, is above).
+    hand = ["QS", "JD", "AS", "AS", "AH", "AC", "7H", "8H", "9C"]
+    state = game(hand, "rubicon-several-per-trick")
+    win_trick(state, "7H")
+    declare(state, "declare bezique QS JD")
+    declare(state, "declare four_aces AS AS AH AC")
+    assert scored(state) == {"bezique": 40, "four_aces": 100}
+
+
+@pytest.mark.parametrize(
+    ("name", "four", "points"),
+    [
+        ("four_aces", ["AS", "AS", "AH", "AC"], 100),
+        ("four_kings", ["KS", "KS", "KD", "KC"], 80),
+        ("four_queens", ["QH", "QH", "QD", "QC"], 60),
+        ("four_knaves", ["JS", "JH", "JH", "JC"], 40),
+    ],
+)
+def test_four_of_a_kind_of_any_suits_scores_the_portland_figures(
+    name: str, four: list[str], points: int
+) -> None:
+    # R13 (HMR's score table, F334's third class): duplicates count, the suits do not.
+    state = game([*four, "7H", "8C", "9C", "8D", "9D"])
+    win_trick(state, "7H")
+    declare(state, f"declare {name} {' '.join(four)}")
+    assert scored(state) == {name: points}
+
+
+def test_four_aces_of_trumps_score_no_more_than_any_four_aces() -> None:
+    # R13 (BIC-R): nothing extra for four of a kind in trumps; six-pack's fours in
+    # trumps (S11) are not Rubicon's.
+    state = game(["KH", "QH", "AH", "AH", "AH", "AH", "7H", "8C", "9C"])
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    assert legal(state) == {"declare four_aces AH AH AH AH", "draw"}
+    declare(state, "declare four_aces AH AH AH AH")
+    assert scored(state) == {"royal_marriage": 40, "four_aces": 100}
+
+
+def test_the_seven_of_trumps_scores_nothing() -> None:
+    # R07 (BIC-R, CM-R, PAR): once hearts are trumps the seven of hearts wins a trick
+    # and may be neither shown nor exchanged (nothing is turned up): only the bezique
+    # kept in the hand is left to declare.
+    state = game(["KH", "QH", "7H", "QS", "JD", "AS", "8H", "8C", "9C"])
+    win_trick(state, "8H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "7H")
+    assert legal(state) == {"declare bezique QS JD", "draw"}
+    assert scored(state) == {"royal_marriage": 40}
+
+
+def test_the_follower_need_not_follow_and_of_two_like_cards_the_one_led_wins() -> None:
+    # R08 (WK-R; HMR plays the tricks as the ordinary game): while the stock lasts the
+    # second player may play any card, and an ace on the ace led loses the trick.
+    hands = [["AS", "8C", "9C", "7H", "8H", "9H", "7D", "8D", "9D"], ["AS", *JUNK[1:]]]
+    state = scenario("rubicon", hands=hands, stock=HEARTS, dealer=1)
+    state.apply("play AS")
+    assert {"play AS", "play 8S", "play 7D", "play 7C"} <= legal(state)
+    state.apply("play AS")
+    assert state.to_act == 0 and [len(won) for won in state.won] == [2, 0]
+    assert state.events == []  # the two brisques wait for the game's end (R18)
 
 
 # ---------------------------------------------------------------- carte blanche (R09, R-C1)
@@ -571,6 +640,22 @@ def test_the_last_trick_of_all_scores_50_and_one_deal_is_the_game() -> None:
     assert sum(len(w) for w in state.won) == 128
 
 
+@pytest.mark.parametrize(
+    ("variant", "stock", "tricks"),
+    [("rubicon", 110, 64), ("six-pack", 168, 96), ("eight-pack", 226, 128)],
+)
+def test_the_stock_and_the_tricks_of_each_game(variant: str, stock: int, tricks: int) -> None:
+    # The side-by-side table of the three games, worked out: 128 - 2 x 9 cards in the
+    # stock, a trick for each two drawn and nine more (55 + 9); 192 - 24, 84 + 12;
+    # 256 - 30, 113 + 15.
+    from bezique.game import new_game
+
+    state = new_game(variant, seed=2)
+    assert len(state.stock) == stock and state.turn_up == -1
+    state.playout(random.Random(2))
+    assert state.is_over() and state.tricks_done == tricks
+
+
 BIC_R = load_variant("rubicon").data["rubicon"]
 
 
@@ -716,6 +801,88 @@ def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
     end_turn(state)
     win_trick(state, "9H")
     assert legal(state) == {"declare bezique QS JD", "draw"}
+
+
+@pytest.mark.parametrize(
+    ("name", "rank", "points"),
+    [("tens", "T", 900), ("kings", "K", 800), ("queens", "Q", 600), ("knaves", "J", 400)],
+)
+def test_six_pack_fours_in_trumps_of_the_other_ranks(name: str, rank: str, points: int) -> None:
+    # S11 (PAR, CM-6): four trump tens 900, kings 800, queens 600 and knaves 400; PW6's
+    # 900 for the queens and its missing knaves are the other reading (X-C2, A17).
+    four = [f"{rank}H"] * 4
+    state = six(["KH", "QH", *four, "7H", "8C", "9C", "7D", "8D", "9D"])
+    win_trick(state, "7H")
+    declare(state, "declare royal_marriage KH QH")
+    end_turn(state)
+    win_trick(state, "8H")
+    declare(state, f"declare four_trump_{name} {' '.join(four)}")
+    assert scored(state) == {"royal_marriage": 40, f"four_trump_{name}": points}
+
+
+@pytest.mark.parametrize(("variant", "size"), [("six-pack", 12), ("eight-pack", 15)])
+def test_multi_pack_fours_of_any_suits_score_100_and_four_tens_nothing(
+    variant: str, size: int
+) -> None:
+    # S10, E07 (PAR, PW6): four aces of any suits 100, as Rubicon's; four tens only by
+    # agreement, so not in the presets (X-C3).
+    fill = ["8C", "9C", "8D", "9D", "9S", "8S", "7C", "7D", "9C", "8C"]
+    hand = ["AS", "AS", "AH", "AC", "TS", "TS", "TH", "TC", "7H", *fill][:size]
+    seat1 = [*JUNK12, "8S", "8D", "8C"][:size]
+    state = scenario(variant, hands=[hand, seat1], stock=HEARTS, dealer=1)
+    win_trick(state, "7H")
+    assert legal(state) == {"declare four_aces AS AS AH AC", "draw"}
+    declare(state, "declare four_aces AS AS AH AC")
+    assert scored(state) == {"four_aces": 100}
+
+
+def test_six_pack_has_no_bezique_above_the_quadruple() -> None:
+    # S09: five queens of spades and five knaves of diamonds make a quadruple at most
+    # (PAR's six-pack column has no quintuple; eight-pack's 9000 is E06).
+    state = six([*["QS"] * 5, *["JD"] * 5, "7H", "8C"])
+    win_trick(state, "7H")
+    assert "declare quadruple_bezique QS QS QS QS JD JD JD JD" in legal(state)
+    assert not any("quintuple" in text for text in legal(state))
+    declare(state, "declare quadruple_bezique QS QS QS QS JD JD JD JD")
+    assert scored(state) == {"quadruple_bezique": 4500}
+
+
+@pytest.mark.parametrize(
+    ("suit", "pair"), [("H", "QH JC"), ("D", "QD JS"), ("C", "QC JH"), ("S", "QS JD")]
+)
+def test_six_pack_trump_bezique_pair_for_each_trump_suit(suit: str, pair: str) -> None:
+    # S07a, X-C1 (CM-6, HER): the queen of trumps with the knave of the suit of the other
+    # colour that goes with it; the fixed QS JD is a bezique only when spades are trumps.
+    queen, knave = pair.split()
+    held = [f"K{suit}", queen, knave, f"A{suit}", "7H"]
+    fill = ["8C", "9C", "8D", "9D", "9S", "8S", "7C"]
+    if suit != "S":
+        held += ["QS", "JD"]
+    state = six([*held, *fill[: 12 - len(held)]], "six-pack-trump-bezique")
+    win_trick(state, "7H")
+    declare(state, f"declare royal_marriage K{suit} {queen}")
+    assert state.trump == SUITS.index(suit)
+    end_turn(state)
+    win_trick(state, f"A{suit}")  # the ace of trumps: seat 1 answers in another suit
+    beziques = [faces(t) for t in legal(state) if t.startswith("declare bezique")]
+    assert beziques == [faces(f"declare bezique {queen}* {knave}")]
+    declare(state, f"declare bezique {queen}* {knave}")
+    assert scored(state) == {"royal_marriage": 40, "bezique": 40}
+
+
+@pytest.mark.parametrize("variant", ["six-pack", "eight-pack"])
+def test_multi_pack_brisques_neither_break_a_tie_nor_save_a_rubicon(variant: str) -> None:
+    # S14 (PW6, CM-6) and E12 (A30): no brisques are counted at all, where Rubicon's R18
+    # counts both players' to break a tie or to lift the lower total to the line.
+    rules = ruleset_for(variant)
+    line = rules.data["rubicon"]["line"]
+    assert counted_brisques(rules, [line + 100, line + 100], [120, 80]) == []
+    assert counted_brisques(rules, [line + 500, line - 50], [40, 160]) == []
+    rubicon = ruleset_for("rubicon")
+    tie = counted_brisques(rubicon, [1100, 1100], [120, 80])
+    saved = counted_brisques(rubicon, [1500, 950], [40, 160])
+    assert [(e.player, e.points) for e in tie] == [(0, 120), (1, 80)]
+    assert [(e.player, e.points) for e in saved] == [(0, 40), (1, 160)]
 
 
 def test_six_pack_carte_blanche_scores_250_at_the_deal_and_for_each_blank_draw() -> None:

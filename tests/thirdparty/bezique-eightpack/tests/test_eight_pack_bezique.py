@@ -171,6 +171,40 @@ def test_a_fifth_trump_ace_on_four_trump_aces_adds_2000() -> None:
     assert scored(state) == {"royal_marriage": 40, "four_trump_aces": 1000, "five_trump_aces": 2000}
 
 
+@pytest.mark.parametrize(
+    ("name", "rank", "four", "five"),
+    [
+        ("tens", "T", 900, 1800),
+        ("kings", "K", 800, 1600),
+        ("queens", "Q", 600, 1200),
+        ("knaves", "J", 400, 800),
+    ],
+)
+def test_the_trump_four_and_then_the_five_of_each_other_rank(
+    name: str, rank: str, four: int, five: int
+) -> None:
+    # E08 and E09, PAR's eight-pack column: trump fours of tens 900, kings 800, queens
+    # 600, knaves 400, and fives of them 1800, 1600, 1200, 800 (the aces are above).
+    card = f"{rank}H"
+    hand = [card] * 5 + ["KH", "QH", "9S", "9S", "9S", "9C", "9C", "9C", "9D", "9D"]
+    state = game(hand)
+    trick(state, "9S", "7S")
+    state.apply("declare royal_marriage KH QH")
+    state.apply("draw")
+    trick(state, "9S", "7D")
+    state.apply(f"declare four_trump_{name} {' '.join([card] * 4)}")
+    state.apply("draw")
+    trick(state, "9S", "7C")
+    # the four on the table (named by its class and level, as the marriage's king or
+    # queen is a card of the same face) and the fifth card from the hand
+    state.apply(f"declare five_trump_{name} {card} {' '.join([f'{card}*quartets.2'] * 4)}")
+    assert scored(state) == {
+        "royal_marriage": 40,
+        f"four_trump_{name}": four,
+        f"five_trump_{name}": five,
+    }
+
+
 # ---------------------------------------------------------------------- the game's end
 
 
