@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bezique.commands.cli import main
-from bezique.game import GameState
+from bezique.game import GameState, new_game
 from bezique.plugins.rubicon import brisques_counted, counted_brisques, settle
 from bezique.records.record import load_record, replay
 from bezique.rules.ruleset import ruleset_for
@@ -648,8 +648,6 @@ def test_the_stock_and_the_tricks_of_each_game(variant: str, stock: int, tricks:
     # The side-by-side table of the three games, worked out: 128 - 2 x 9 cards in the
     # stock, a trick for each two drawn and nine more (55 + 9); 192 - 24, 84 + 12;
     # 256 - 30, 113 + 15.
-    from bezique.game import new_game
-
     state = new_game(variant, seed=2)
     assert len(state.stock) == stock and state.turn_up == -1
     state.playout(random.Random(2))
