@@ -376,6 +376,38 @@ def test_endgame_third_hand_void_must_overtrump_a_trump_if_able() -> None:
     assert texts(after_lead) == ["play 9C"]
 
 
+def test_endgame_third_hand_must_beat_the_best_card_so_far_not_only_the_lead() -> None:
+    # A26: the duty to win is measured against the card winning the trick so far: over a
+    # king of diamonds on a nine led, the queen no longer wins, only the ace does.
+    dealt = {"9D", "KD", "AD", "QD", "KS", "JS", "9S", "TS"}
+    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
+    rounds = [f for f in faces if f not in dealt and f != "7C"]
+    game = scenario(
+        "three-hand",
+        hands=[
+            ["AD", "AD", "AD", "QD", "QD", "QD", "KS", "TS"],
+            ["9D", "9D", "9D", "KS", "JS", "JS", "9S", "TS"],
+            ["KD", "KD", "KD", "KS", "JS", "9S", "9S", "TS"],
+        ],
+        turn_up="7C",
+        stock=[f for f in rounds for _ in range(3)] + ["7C", "7C"],
+    )
+    while game.stock_left():
+        if game.legal_actions()[0].kind == Kind.PLAY:
+            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
+        else:
+            game.apply("draw")
+    assert game.to_act == 1
+    game.apply("play 9D")
+    assert texts(game) == ["play KD"]  # seat 2 must beat the nine: his kings do
+    game.apply("play KD")
+    assert texts(game) == ["play AD"]  # seat 0's queens beat the nine led, not the king
+    with pytest.raises(IllegalActionError):
+        game.apply("play QD")
+    game.apply("play AD")
+    assert game.leader == 0
+
+
 # ------------------------------------------------------------------ draws and deals
 
 
