@@ -587,7 +587,10 @@ def test_a_state_saved_by_an_earlier_version_loads_and_saves_the_same(path: Path
     assert json.dumps(saved, sort_keys=True) == json.dumps(moved, sort_keys=True)
     assert state.clone() == state
     assert state.clone().to_json() == state.to_json()
-    assert from_json(state.to_json()) == state
+    with warnings.catch_warnings(record=True) as again:  # saved again: the same rules note
+        warnings.simplefilter("always", RulesWarning)
+        assert from_json(state.to_json()) == state
+    assert [str(w.message) for w in again if issubclass(w.category, RulesWarning)] == notes[1:]
 
 
 def test_the_field_table_names_every_attribute_of_a_state() -> None:
