@@ -718,25 +718,6 @@ def test_six_pack_fours_in_trumps_wait_for_trumps_then_score_1000() -> None:
     assert legal(state) == {"declare bezique QS JD", "draw"}
 
 
-@pytest.mark.parametrize(
-    ("rank", "points"), [("A", 1000), ("T", 900), ("K", 800), ("Q", 600), ("J", 400)]
-)
-def test_six_pack_each_four_in_trumps_scores_its_table_value(rank: str, points: int) -> None:
-    # A17, X-C2: PAR and CM-6 give 1000, 900, 800, 600 and 400 (PW6's 900 for the queens
-    # repeats the tens' figure); the four in trumps is scored once a marriage names trumps.
-    name = {"A": "aces", "T": "tens", "K": "kings", "Q": "queens", "J": "knaves"}[rank]
-    other = {"K": ["QH"], "Q": ["KH"]}.get(rank, ["KH", "QH"])  # the royal marriage's rest
-    hand = [f"{rank}H"] * 4 + other + ["7H", "7D", "8D", "9D", "7C", "8C", "9C", "7S"]
-    state = six(hand[:12])
-    win_trick(state, "7H")
-    declare(state, "declare royal_marriage KH QH")
-    end_turn(state)
-    win_trick(state, "8H")
-    married = f"{rank}H*" if rank in "KQ" else f"{rank}H"  # a king or queen just married
-    declare(state, f"declare four_trump_{name} {rank}H {rank}H {rank}H {married}")
-    assert scored(state) == {"royal_marriage": 40, f"four_trump_{name}": points}
-
-
 def test_six_pack_carte_blanche_scores_250_at_the_deal_and_for_each_blank_draw() -> None:
     hand = ["AS", "TS", "9S", "AH", "TH", "9H", "AD", "TD", "7H", "8H", "9C", "8C"]
     state = scenario("six-pack", hands=[hand, JUNK12], stock=BLANK_STOCK, dealer=1)
