@@ -334,6 +334,80 @@ def test_endgame_must_follow_and_beat_the_highest_card_so_far() -> None:
     assert "follow suit" in str(info.value)
 
 
+def test_endgame_third_hand_void_must_overtrump_a_trump_if_able() -> None:
+    # A26: void in the suit led, the third hand must trump when a trump of his would take
+    # the trick, so over a trump already played only a higher one; S0 frees him only when
+    # he can neither follow nor win by trumping.  Built as endgame_scenario: each round of
+    # draws is three copies of one card, so seat 1 leads every trick; clubs are trumps.
+    dealt = {"AH", "KS", "QD", "TD", "8C", "9C", "9S", "JS"}
+    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
+    rounds = [f for f in faces if f not in dealt and f != "7C"]
+    assert len(rounds) == 23
+    game = scenario(
+        "three-hand",
+        hands=[
+            ["9C", "9C", "9C", "KS", "QD", "JS", "9S", "TD"],
+            ["AH", "AH", "AH", "KS", "QD", "JS", "9S", "TD"],
+            ["8C", "8C", "8C", "KS", "QD", "JS", "9S", "TD"],
+        ],
+        turn_up="7C",
+        stock=[f for f in rounds for _ in range(3)] + ["7C", "7C"],
+    )
+    while game.stock_left():
+        if game.legal_actions()[0].kind == Kind.PLAY:
+            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
+        else:
+            game.apply("draw")
+    assert game.to_act == 1 and "AH" in [game.deck.card_text(c) for c in game.hands[1]]
+    after_lead = game.clone()
+    game.apply("play AH")
+    # Seat 2, void in hearts: either of his trumps takes the ace, so he must trump.
+    assert sorted(texts(game)) == ["play 7C", "play 8C"]
+    game.apply("play 8C")
+    # Seat 0, void in hearts: his nine of clubs beats the eight, his seven does not.
+    assert texts(game) == ["play 9C"]
+    with pytest.raises(IllegalActionError):
+        game.apply("play 7C")
+    game.apply("play 9C")
+    assert game.leader == 0
+    # Over the seven of clubs the nine wins and the seven only ties (A34): the nine again.
+    after_lead.apply("play AH")
+    after_lead.apply("play 7C")
+    assert texts(after_lead) == ["play 9C"]
+
+
+def test_endgame_third_hand_must_beat_the_best_card_so_far_not_only_the_lead() -> None:
+    # A26: the duty to win is measured against the card winning the trick so far: over a
+    # king of diamonds on a nine led, the queen no longer wins, only the ace does.
+    dealt = {"9D", "KD", "AD", "QD", "KS", "JS", "9S", "TS"}
+    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
+    rounds = [f for f in faces if f not in dealt and f != "7C"]
+    game = scenario(
+        "three-hand",
+        hands=[
+            ["AD", "AD", "AD", "QD", "QD", "QD", "KS", "TS"],
+            ["9D", "9D", "9D", "KS", "JS", "JS", "9S", "TS"],
+            ["KD", "KD", "KD", "KS", "JS", "9S", "9S", "TS"],
+        ],
+        turn_up="7C",
+        stock=[f for f in rounds for _ in range(3)] + ["7C", "7C"],
+    )
+    while game.stock_left():
+        if game.legal_actions()[0].kind == Kind.PLAY:
+            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
+        else:
+            game.apply("draw")
+    assert game.to_act == 1
+    game.apply("play 9D")
+    assert texts(game) == ["play KD"]  # seat 2 must beat the nine: his kings do
+    game.apply("play KD")
+    assert texts(game) == ["play AD"]  # seat 0's queens beat the nine led, not the king
+    with pytest.raises(IllegalActionError):
+        game.apply("play QD")
+    game.apply("play AD")
+    assert game.leader == 0
+
+
 # ------------------------------------------------------------------ draws and deals
 
 

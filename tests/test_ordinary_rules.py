@@ -379,6 +379,20 @@ def test_single_bezique_then_other_two_added_scores_540() -> None:
     assert state.scores == [540, 0]
 
 
+def test_second_pair_scored_as_a_single_gives_up_the_double() -> None:
+    # A14 (F326): the fresh pair declared as a single of its own, while the first still
+    # lies on the table, scores 40; the four cards, all declared, then make no double.
+    seat0 = ["QS", "JD", "QS", "JD", "9H", "8H", "7C", "8C"]
+    state = game([seat0, JUNK], stock=seat0_draws(["7H", "9H"]))
+    play_out(state, ["play 7S", "play 9H", "declare bezique QS JD", "draw"])
+    play_out(state, ["play 8H", "play 9C", "declare bezique QS JD", "draw"])
+    play_out(state, ["play 9H", "play 9C"])
+    assert legal(state) == {"exchange 7H", "show 7H", "draw"}
+    refuse(state, "declare double_bezique QS* QS* JD* JD*")
+    assert scored(state) == [(0, 40, "bezique"), (0, 40, "bezique")]
+    assert state.scores == [80, 0]
+
+
 def test_all_four_bezique_cards_at_once_score_500_only() -> None:
     # S0 footnote 3: the four bezique cards declared together are 500, never 540.
     seat0 = ["QS", "JD", "QS", "JD", "9H", "8H", "7C", "8C"]

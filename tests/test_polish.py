@@ -403,6 +403,31 @@ def test_double_bezique_declared_alone_scores_500_and_ends_the_class() -> None:
     assert points_by_rule(state, 1) == {"double_bezique": 500}
 
 
+SWAPPED_HANDS = [
+    ["QS", "JD", "QC", "JH", "7C", "8C", "7H", "8H"],
+    ["AS", "AD", "AC", "TH", "7S", "8S", "9S", "9C"],
+]
+
+
+def test_diamonds_trumps_make_the_bezique_queen_of_clubs_and_knave_of_hearts() -> None:
+    """S0's Polish section advises the bezique cards of footnote 2 (A11): with diamonds
+    trumps the queen of spades and knave of diamonds are no bezique, the queen of clubs
+    and knave of hearts are."""
+    state = game(SWAPPED_HANDS, turn_up="9D")
+    trick(state, "AS", "QS")
+    trick(state, "AD", "JD")
+    assert open_texts(state, 1) == ["AD", "AS", "JD", "QS"]
+    assert state.phase == "play"  # nothing to declare: the draw was taken at once
+    trick(state, "AC", "QC")
+    assert state.phase == "play"
+    trick(state, "TH", "JH")
+    assert legal(state) == {"declare bezique", "draw"}
+    act(state, "declare bezique")
+    assert sorted(state.events[-1].detail.split()) == ["JH", "QC"]
+    assert points_by_rule(state, 1) == {"brisques": 40, "bezique": 40}
+    assert state.scores == [0, 80]
+
+
 def test_nothing_is_declared_from_the_hand() -> None:
     """S0: three open queens and a queen in hand cannot score; a trick won with it can."""
     state = game(

@@ -252,6 +252,46 @@ def test_playing_with_seven_s4_gives_ten_to_the_opponent() -> None:
     assert points_by_rule(state, 1) == {"penalties.played_with_seven": 10}
 
 
+@pytest.mark.parametrize(
+    ("variant", "nine", "drew", "seven", "deduct"),
+    [
+        ("eb1875", 200, 20, 20, True),  # S0 penalties paragraph
+        ("hoyle1909", 100, 10, 10, False),  # S3 and EW stand in for S2's lost text (A28)
+        ("cards-encyclopedia", 100, 10, 10, False),  # S3
+        ("modern-article", 100, 10, 10, False),  # S4 (no figure for drawing out of turn)
+    ],
+)
+def test_each_preset_claims_its_own_sources_figures(
+    variant: str, nine: int, drew: int, seven: int, deduct: bool
+) -> None:
+    # A28: S0 gives 200, 20 and 20, added or deducted at the injured player's choice;
+    # S3, EW and S4 give 100 and 10, added to the opponent's score only.
+    eldest = ["AH", "KH", "QH", "9S", "9S", "JC", "TC", "TD"]
+    state = scenario(variant, hands=[DEALER, eldest], turn_up="9H", stock=STOCK)
+    play_out(state, ["play AH", "play 7C", "irregular drew_out_of_turn 0"])
+    if not deduct:
+        assert "choose one of add" in str(refuse(state, "claim drew_out_of_turn deduct"))
+    state.apply("claim drew_out_of_turn add")
+    assert points_by_rule(state, 1)["penalties.drew_out_of_turn"] == drew
+    state = after_first_trick(variant)
+    play_out(state, ["irregular played_with_seven 0", "claim played_with_seven add"])
+    assert points_by_rule(state, 1) == {"penalties.played_with_seven": seven, **brisque(variant)}
+    state = after_first_trick(variant)
+    play_out(state, ["irregular overdrew 0", "irregular nine_cards 0", "claim nine_cards add"])
+    assert points_by_rule(state, 1) == {"penalties.nine_cards": nine, **brisque(variant)}
+    assert points_by_rule(state, 0) == {}
+    if deduct:  # or taken off the offender's score instead
+        state = after_first_trick(variant)
+        play_out(state, ["irregular overdrew 0", "irregular nine_cards 0"])
+        state.apply("claim nine_cards deduct")
+        assert points_by_rule(state, 0) == {"penalties.nine_cards": -nine}
+
+
+def brisque(variant: str) -> dict[str, int]:
+    """Seat 1's ace of hearts of the first trick: 10 at once, or nothing yet (S4 at the end)."""
+    return {} if variant == "modern-article" else {"brisques": 10}
+
+
 def test_both_holding_too_many_is_no_penalty_but_each_skips_a_draw() -> None:
     state = after_first_trick("cards-encyclopedia")
     play_out(state, ["irregular overdrew 1", "irregular overdrew 0", "irregular both_too_many"])
