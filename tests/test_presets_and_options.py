@@ -118,6 +118,114 @@ def test_hoyle1909_scores_one_combination_a_trick() -> None:
     assert "announce marriage KC QC" in legal(state)
 
 
+# ---------------------------------------------------------------------- S2, S3, S4 read closely
+
+SOURCE_PRESETS = ["hoyle1909", "cards-encyclopedia", "modern-article"]
+FILLER = ["8H", "9C", "8C", "7C", "9S", "8S", "7S"]
+"""Low cards that complete a hand to eight without a combination, beside JUNK's copies."""
+TABLE = [
+    (["KS", "QS"], "declare marriage KS QS", 20),
+    (["KH", "QH"], "declare royal_marriage KH QH", 40),
+    (["AH", "TH", "KH", "QH", "JH"], "declare sequence AH TH KH QH JH", 250),
+    (["QS", "JD"], "declare bezique QS JD", 40),
+    (["QS", "JD", "QS", "JD"], "declare double_bezique QS QS JD JD", 500),
+    (["AS", "AH", "AD", "AC"], "declare four_aces AS AH AD AC", 100),
+    (["KS", "KH", "KD", "KC"], "declare four_kings KS KH KD KC", 80),
+    (["QS", "QH", "QD", "QC"], "declare four_queens QS QH QD QC", 60),
+    (["JS", "JH", "JD", "JC"], "declare four_knaves JS JH JD JC", 40),
+]
+"""S2's score table, row by row (hearts trumps).  S3's table is lost and inherited with the
+same figures; S4's has the same rows once A36 puts back the common marriage's 20."""
+
+
+@pytest.mark.parametrize("name", SOURCE_PRESETS)
+def test_source_presets_score_the_table_of_their_text(name: str) -> None:
+    for cards, declaration, points in TABLE:
+        state = game(name, [["9H", *cards, *FILLER][:8], JUNK])
+        play_out(state, ["play 7D", "play 9H", declaration])
+        assert state.scores == [points, 0], declaration
+    # S2: the double scored on an earlier single is 500 additional, 540 in all.
+    state = game(name, [["QS", "JD", "QS", "JD", "9H", "9H", "8H", "AS"], JUNK])
+    play_out(state, ["play 7D", "play 9H", "declare bezique QS JD", "draw"])
+    play_out(state, ["play 8H", "play 7S", "declare double_bezique QS QS* JD JD*"])
+    assert points_by_rule(state, 0) == {"bezique": 40, "double_bezique": 500}
+
+
+@pytest.mark.parametrize("name", SOURCE_PRESETS)
+def test_source_presets_score_the_sevens_of_their_text(name: str) -> None:
+    # S2, S3, S4: a seven turned up gives the dealer 10.
+    state = game(name, [["8H", *JUNK[1:]], JUNK], turn_up="7H")
+    assert points_by_rule(state, 0) == {"seven_of_trumps.turn_up_points": 10}
+    # S2 and S4 (S3 inherits): the seven exchanged for the turn-up scores 10, the
+    # duplicate seven 10 and nothing further.
+    state = game(name, [["7H", "7H", "9H", *JUNK[3:]], JUNK])
+    play_out(state, ["play 7D", "play 9H", "exchange 7H", "show 7H"])
+    assert points_by_rule(state, 0) == {
+        "seven_of_trumps.exchange_points": 10,
+        "seven_of_trumps.declare_points": 10,
+    }
+    assert not any("7H" in text for text in legal(state) if not text.startswith("play"))
+
+
+@pytest.mark.parametrize(
+    ("name", "last_trick", "brisques_in_stock"),
+    [("hoyle1909", 32, 120), ("cards-encyclopedia", 24, 120), ("modern-article", 32, 0)],
+)
+def test_source_presets_last_trick_and_brisques(
+    name: str, last_trick: int, brisques_in_stock: int
+) -> None:
+    # S2: the 32nd trick scores 10 (S4 likewise once A36 restores the row; S3 is silent and
+    # inherits S0's 24th).  S2's brisques score 10 each (their timing inherited: at once);
+    # S4 counts them after the last trick.  Seat 1 wins every trick of the hand.
+    end1 = ["AC", "AC", "TC", "TC", "KC", "KC", "QC", "QC"]
+    end0 = ["7S", "8S", "7D", "8D", "7H", "8H", "9S", "9C"]
+    hands, turn_up, stock, leads, follows = through_stock(end1, end0)
+    state = game(name, hands, turn_up=turn_up, stock=stock)
+    for lead, follow in zip(leads, follows, strict=True):
+        play_out(state, [f"play {lead}", f"play {follow}"])
+        while state.phase == "turn":
+            state.apply("draw")
+    assert state.tricks_done == 24
+    last = {"last_trick": 10} if last_trick == 24 else {}
+    brisques = {"brisques": brisques_in_stock} if brisques_in_stock else {}
+    assert points_by_rule(state, 1) == {**brisques, **last}
+    for card in end1:
+        state.apply(f"play {card}")
+        state.apply(state.legal_actions()[0])  # seat 0 follows as the duties let him
+    first_hand = [
+        (e.player, e.rule, e.points)
+        for e, hand in zip(state.events, state.event_hands, strict=True)
+        if hand == 0
+    ]
+    assert sum(p for seat, rule, p in first_hand if rule == "brisques" and seat == 1) == 160
+    assert [(seat, p) for seat, rule, p in first_hand if rule == "last_trick"] == [(1, 10)]
+    assert all(seat == 1 for seat, _, _ in first_hand)
+
+
+def test_hoyle1909_four_knaves_of_any_suits_modern_article_of_four() -> None:
+    # S2's own example: two knaves of spades and two of hearts make four knaves; S4 wants
+    # one of each suit (A16).
+    hand = ["JS", "JS", "JH", "JH", "9H", "8H", "9C", "8C"]
+    state = game("hoyle1909", [hand, JUNK])
+    play_out(state, ["play 7D", "play 9H", "declare four_knaves JS JS JH JH"])
+    assert state.scores == [40, 0]
+    state = game("modern-article", [hand, JUNK])
+    play_out(state, ["play 7D", "play 9H"])
+    assert not any("four_knaves" in text for text in legal(state))
+
+
+def test_modern_article_four_kings_then_a_queen_married_to_one_of_them() -> None:
+    # S4 scoring notes: four kings of four suits laid down, a queen added later marries one.
+    hand = ["KS", "KH", "KD", "KC", "9H", "9H", "8H", "AS"]
+    stock = ["QS", "9C", "7H", "9C"]  # seat 0 draws QS then 7H; seat 1 the nines of clubs
+    state = game("modern-article", [hand, JUNK], stock=stock)
+    play_out(state, ["play 7D", "play 9H", "declare four_kings KS KH KD KC", "draw"])
+    play_out(state, ["play 9H", "play 7S"])
+    assert legal(state) == {"declare marriage KS* QS", "draw"}
+    state.apply("declare marriage KS* QS")
+    assert points_by_rule(state, 0) == {"four_kings": 80, "marriage": 20}
+
+
 # ---------------------------------------------------------------------- first marriage
 
 
