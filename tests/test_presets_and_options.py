@@ -97,6 +97,26 @@ def test_eb1875_swaps_the_bezique_cards_under_spades() -> None:
     assert {t for t in legal(state) if "bezique" in t} == {"declare bezique JH QC"}
 
 
+@pytest.mark.parametrize("variant", ["three-hand", "four-hand", "four-hand-partners", "grand"])
+def test_s0s_other_games_swap_the_bezique_cards_as_eb1875(variant: str) -> None:
+    # S0's three- and four-hand and Grand games are its ordinary game but for what they
+    # name, so footnote 2 holds in them as in eb1875 (A11): spades trumps, the queen of
+    # spades and knave of diamonds are no bezique, the queen of clubs and knave of hearts are.
+    players = load_variant(variant).data["players"]
+    extra = ["9C"] if variant == "grand" else []
+    hands = [
+        ["QS", "JD", "QC", "JH", "8S", "AD", "AC", "AH", *extra],
+        ["7D", *JUNK[1:6], "7C", "8C", *extra],
+        ["7H", "8H", "9H", "7C", "8C", "9C", "8D", "9D"],
+        ["7H", "8H", "9H", "7C", "8C", "9C", "8D", "9D"],
+    ][:players]
+    state = game(variant, hands, turn_up="9S")
+    play_out(state, ["play 7D", *["play 8D", "play 9D"][: players - 2], "play 8S"])
+    assert state.to_act == 0 and state.phase == "turn"
+    assert {t for t in legal(state) if "bezique" in t} == {"declare bezique JH QC"}
+    refuse(state, "declare bezique QS JD")
+
+
 def test_modern_article_wants_four_kings_of_four_suits() -> None:
     # S4 table: one of each suit (A16).
     two_hearts = ["KH", "KH", "KS", "KD", "9H", "7S", "8S", "9S"]
