@@ -134,9 +134,6 @@ class DeclaringRole(Protocol):
         ...
 
 
-# ====================================================================== finding and checking
-
-
 def next_role(role: type, instance: object) -> Any:
     """The roles after ``role`` in ``instance``'s class: ``super(role, instance)``.
 
@@ -148,6 +145,9 @@ def next_role(role: type, instance: object) -> Any:
     instance of the role, which compiled code would check.
     """
     return super(role, instance)
+
+
+# ====================================================================== finding and checking
 
 
 @hookspec
