@@ -50,7 +50,6 @@ COMPILED_MODULES = (
     "bezique.plugins.ordinary.quicktests",
     "bezique.plugins.ordinary.cardplay",
     "bezique.plugins.ordinary.combinations",
-    "bezique.plugins.polish.declaring",
 )
 """The modules the compiled build compiles: the cards, the engine's parts (the phase machine
 among them), the hooks' plumbing, the search player's modules (its tree, worlds and
@@ -58,13 +57,11 @@ play-outs, the valuations, the heuristic it consults and the end-game solver), a
 ordinary plugin's declaring role with the helpers of its card loop (its forms, the seven of
 trumps, the quick tests), its compiled tables and combinations, and the bodies of its hooks
 of every card and every trick (the trick's winner, the legal plays, the trick's scores); the
-role's class allows interpreted subclasses, as every variant plugin's role is one; and
-Polish bezique's declaring role, whose declarations from the open rows are most of a Polish
-deal.  A compiled role does not call ``super()``: mypyc settles the method a ``super()``
-call reaches when it compiles, so in a role the kernel composes at run time (several
-plugins' roles as the bases of one class) it would skip the roles between.  It calls
-:func:`bezique.hookspecs.next_role`, which asks the composed class's method order when it
-runs, as the interpreted ``super()`` does.  Not the
+role's class allows interpreted subclasses, as every variant plugin's role is one.  Not a
+role that calls ``super()``, as the variant plugins' roles do: mypyc settles the method a
+``super()`` call reaches when it compiles, so in a role the kernel composes at run time
+(several plugins' roles as the bases of one class) it would skip the roles between, where
+the interpreted call reaches the next in the composed class's method order.  Not the
 plugin's state of the hand (``hand``): mypyc cannot compile a dataclass with
 ``slots=True``.  Not the plugin's hook functions: pluggy marks each with an attribute,
 which a compiled function cannot carry, so each calls its compiled body.

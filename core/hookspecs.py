@@ -134,19 +134,6 @@ class DeclaringRole(Protocol):
         ...
 
 
-def next_role(role: type, instance: object) -> Any:
-    """The roles after ``role`` in ``instance``'s class: ``super(role, instance)``.
-
-    A role that extends a method of the role it subclasses calls ``super()``.  A role
-    compiled by mypyc may not (mypyc settles a ``super()`` call's target when it compiles,
-    and would skip the roles the kernel composes between at run time), so it calls
-    ``next_role(ItsClass, self).method(...)``, which asks the class's method order when
-    it runs, as ``super()`` does in interpreted code.  Typed ``Any``: the proxy is no
-    instance of the role, which compiled code would check.
-    """
-    return super(role, instance)
-
-
 # ====================================================================== finding and checking
 
 

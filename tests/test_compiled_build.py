@@ -18,11 +18,6 @@ import pytest
 from clirun import run
 
 import bezique
-from bezique.actions import Action, Kind
-from bezique.game import new_game
-from bezique.hookstate import HookState
-from bezique.plugins.ordinary import OrdinaryDeclarations
-from bezique.plugins.polish.declaring import PolishDeclarations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,16 +105,20 @@ def test_every_compiled_declaring_role_allows_interpreted_subclasses() -> None:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.ClassDef) and node.name.endswith("Declarations")
     ]
-    assert "OrdinaryDeclarations" in {node.name for node in roles}
     assert [node.name for node in roles if not allows_interpreted_subclasses(node)] == []
+    # Only the root role: an object of a class composed as (an interpreted role, a compiled
+    # subclass of the root) is made by the root's allocator, with the root's table of
+    # methods, which the compiled subclass's own methods read past (a Polish role compiled
+    # so raised a SystemError, a Grand one crashed the process; docs/results/speed.md).
+    assert {node.name for node in roles} == {"OrdinaryDeclarations"}
 
 
 def test_no_compiled_class_calls_super() -> None:
     # mypyc settles the method a super() call reaches when it compiles; in a role the
     # kernel composes at run time (several plugins' roles as one class's bases) that would
     # skip the roles between, where the interpreted call reaches the next in the method
-    # order.  So a compiled role calls bezique.hookspecs.next_role instead, which asks the
-    # method order when it runs.
+    # order.  So a role that calls super(), as every variant plugin's does, stays
+    # interpreted.
     calls = [
         f"{path.relative_to(ROOT)}:{node.lineno}"
         for path in sorted({source_of(name) for name in compiled_modules()})
@@ -158,22 +157,3 @@ def test_the_version_says_compiled_in_the_compiled_build(
     status, out, _ = run(capsys, "--version")
     built = " (compiled)" if bezique.COMPILED else ""
     assert (status, out) == (0, f"bezique {bezique.__version__}{built}\n")
-
-
-class Between(OrdinaryDeclarations):
-    """An interpreted role that the kernel could compose after Polish's: it refuses its own way."""
-
-    def refusal(self, state: HookState, player: int, action: Action) -> str | None:
-        """Every refusal that reaches this role is its own."""
-        return "the role between"
-
-
-def test_a_compiled_role_reaches_the_roles_composed_after_it() -> None:
-    # Polish's role passes a refusal it does not judge (a card played) to the next role in
-    # the composed class's method order: Between's here, not the ordinary role's, on the
-    # compiled build as on the plain one.
-    game = new_game("polish", seed=1)
-    composed = type("PolishDeclarations+Between", (PolishDeclarations, Between), {})
-    played = Action(Kind.PLAY, (game.hands[game.to_act][0],))
-    assert composed(game.rules).refusal(game, game.to_act, played) == "the role between"
-    assert PolishDeclarations(game.rules).refusal(game, game.to_act, played) is None

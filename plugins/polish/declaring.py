@@ -9,10 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from bezique.actions import Action, Kind, ScoreEvent
-from bezique.hookspecs import next_role
 from bezique.hookstate import HookState
 from bezique.plugins.ordinary import (
     Combination,
@@ -24,7 +21,6 @@ from bezique.plugins.ordinary import (
 from bezique.plugins.polish.rows import EXCHANGE, hand, open_cards, polish_tables
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 class PolishDeclarations(OrdinaryDeclarations):
     """Declarations from the open rows only, each holding a card of the trick just won.
 
@@ -84,10 +80,7 @@ class PolishDeclarations(OrdinaryDeclarations):
                 "section); a combination left undeclared scores later only when a new trick "
                 "card joins it (A20a)"
             )
-        reason: str | None = next_role(PolishDeclarations, self).form_refusal(
-            state, player, combo, cards, Kind.DECLARE
-        )
-        return reason
+        return super().form_refusal(state, player, combo, cards, Kind.DECLARE)
 
     def best_form(
         self,
@@ -132,7 +125,7 @@ class PolishDeclarations(OrdinaryDeclarations):
         elif action.kind == Kind.EXCHANGE:
             self.exchange_seven(state, player, hand(state).seven)
         else:
-            next_role(PolishDeclarations, self).apply(state, player, action)
+            super().apply(state, player, action)
 
     def exchange_seven(self, state: HookState, player: int, seven: int) -> None:
         """Put the seven of trumps just won under the stock; the turn-up joins the trick (A21)."""
@@ -171,8 +164,7 @@ class PolishDeclarations(OrdinaryDeclarations):
                 "Polish bezique declares combinations at once (compound declarations); nothing "
                 "is announced for later (S0 Polish section)"
             )
-        duties: str | None = next_role(PolishDeclarations, self).refusal(state, player, action)
-        return duties  # the end-game duties: the ordinary's
+        return super().refusal(state, player, action)  # the end-game duties: the ordinary's
 
     def open_declaration_refusal(self, state: HookState, player: int, action: Action) -> str:
         """Why a declaration is refused: its form, or the rules on the open cards."""
