@@ -266,29 +266,28 @@ def test_second_double_is_refused_by_the_ordinary_class_rule() -> None:
 # ------------------------------------------------------------------ end-game
 
 
-def endgame_scenario() -> GameState:
+ENDGAME_HANDS = [
+    ["QD", "JS", "JS", "JS", "8D", "8D", "8D", "TD"],
+    ["AH", "AH", "AH", "KS", "KS", "KS", "QD", "TD"],
+    ["AC", "AC", "AC", "9S", "9S", "9S", "QD", "TD"],
+]
+
+
+def endgame_scenario(hands: list[list[str]] = ENDGAME_HANDS) -> GameState:
     """Reach the last eight tricks of three-hand with known hands.
 
     Every player plays the card he last received, so each ends the stock with the first
     seven cards he was dealt and the last card he drew.  Each round of draws is three
     copies of one card (the last the turn-up, 7C: clubs are trumps), so every trick after
     the first is three identical cards, won by its leader (A34): seat 1 leads throughout.
+    The hands hold eight faces between them, none of them 7C.
     """
-    dealt = {"AH", "KS", "QD", "TD", "AC", "9S", "JS", "8D"}
+    dealt = {face for hand in hands for face in hand}
     faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
     rounds = [f for f in faces if f not in dealt and f != "7C"]
     assert len(rounds) == 23
     stock = [f for f in rounds for _ in range(3)] + ["7C", "7C"]
-    game = scenario(
-        "three-hand",
-        hands=[
-            ["QD", "JS", "JS", "JS", "8D", "8D", "8D", "TD"],
-            ["AH", "AH", "AH", "KS", "KS", "KS", "QD", "TD"],
-            ["AC", "AC", "AC", "9S", "9S", "9S", "QD", "TD"],
-        ],
-        turn_up="7C",
-        stock=stock,
-    )
+    game = scenario("three-hand", hands=hands, turn_up="7C", stock=stock)
     while game.stock_left():
         if game.legal_actions()[0].kind == Kind.PLAY:
             game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
@@ -337,27 +336,14 @@ def test_endgame_must_follow_and_beat_the_highest_card_so_far() -> None:
 def test_endgame_third_hand_void_must_overtrump_a_trump_if_able() -> None:
     # A26: void in the suit led, the third hand must trump when a trump of his would take
     # the trick, so over a trump already played only a higher one; S0 frees him only when
-    # he can neither follow nor win by trumping.  Built as endgame_scenario: each round of
-    # draws is three copies of one card, so seat 1 leads every trick; clubs are trumps.
-    dealt = {"AH", "KS", "QD", "TD", "8C", "9C", "9S", "JS"}
-    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
-    rounds = [f for f in faces if f not in dealt and f != "7C"]
-    assert len(rounds) == 23
-    game = scenario(
-        "three-hand",
-        hands=[
+    # he can neither follow nor win by trumping.  Seat 1 leads every trick; clubs are trumps.
+    game = endgame_scenario(
+        [
             ["9C", "9C", "9C", "KS", "QD", "JS", "9S", "TD"],
             ["AH", "AH", "AH", "KS", "QD", "JS", "9S", "TD"],
             ["8C", "8C", "8C", "KS", "QD", "JS", "9S", "TD"],
-        ],
-        turn_up="7C",
-        stock=[f for f in rounds for _ in range(3)] + ["7C", "7C"],
+        ]
     )
-    while game.stock_left():
-        if game.legal_actions()[0].kind == Kind.PLAY:
-            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
-        else:
-            game.apply("draw")
     assert game.to_act == 1 and "AH" in [game.deck.card_text(c) for c in game.hands[1]]
     after_lead = game.clone()
     game.apply("play AH")
@@ -379,24 +365,13 @@ def test_endgame_third_hand_void_must_overtrump_a_trump_if_able() -> None:
 def test_endgame_third_hand_must_beat_the_best_card_so_far_not_only_the_lead() -> None:
     # A26: the duty to win is measured against the card winning the trick so far: over a
     # king of diamonds on a nine led, the queen no longer wins, only the ace does.
-    dealt = {"9D", "KD", "AD", "QD", "KS", "JS", "9S", "TS"}
-    faces = [r + s for s in "SHDC" for r in "ATKQJ987"]
-    rounds = [f for f in faces if f not in dealt and f != "7C"]
-    game = scenario(
-        "three-hand",
-        hands=[
+    game = endgame_scenario(
+        [
             ["AD", "AD", "AD", "QD", "QD", "QD", "KS", "TS"],
             ["9D", "9D", "9D", "KS", "JS", "JS", "9S", "TS"],
             ["KD", "KD", "KD", "KS", "JS", "9S", "9S", "TS"],
-        ],
-        turn_up="7C",
-        stock=[f for f in rounds for _ in range(3)] + ["7C", "7C"],
+        ]
     )
-    while game.stock_left():
-        if game.legal_actions()[0].kind == Kind.PLAY:
-            game.apply("play " + game.deck.card_text(game.hands[game.to_act][-1]))
-        else:
-            game.apply("draw")
     assert game.to_act == 1
     game.apply("play 9D")
     assert texts(game) == ["play KD"]  # seat 2 must beat the nine: his kings do
