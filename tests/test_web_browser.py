@@ -642,6 +642,17 @@ def test_hostile_requests_are_refused_clearly_and_change_nothing(server):
 SCRIPT = "<script>alert(1)</script>"
 
 
+@pytest.mark.parametrize(("name", "shown"), [("you", "you"), ("Bea", "Bea (you)")])
+def test_the_own_seat_is_marked_once_even_when_named_you(context, server, name, shown):
+    page = context.new_page()
+    seat = Seat(page)
+    open_lobby(page, server)
+    page.fill('[data-name="0"]', name)
+    page.click("#start")
+    seat.wait_for_move()
+    assert [row[0] for row in seat.sheet()] == [shown, "heuristic bot"]
+
+
 @pytest.mark.slow
 def test_a_script_for_a_name_or_a_title_shows_as_text(context, server, dialogs):
     page = context.new_page()

@@ -29,8 +29,13 @@ function act(move) {
   waiting = send({ act: move, at: view.moves });
 }
 
+// A name marked as the reader's own, unless the name says so already ("you").
+function markedYours(name) {
+  return name.split(" + ").includes("you") ? name : `${name} (you)`;
+}
+
 function seatName(seat) {
-  return seat === view.seat ? `${view.names[seat]} (you)` : view.names[seat];
+  return seat === view.seat ? markedYours(view.names[seat]) : view.names[seat];
 }
 
 function drawTable() {
@@ -119,7 +124,7 @@ function drawScores() {
   const sides = scores.game.map((_, side) => view.names.filter((_, seat) => scores.side_of[seat] === side).join(" + "));
   const sheet = document.getElementById("sheet");
   sheet.replaceChildren(el("tr", {}, el("th", { text: "" }), el("th", { text: "this hand" }), el("th", { text: "game" })),
-    ...sides.map((name, side) => el("tr", {}, el("td", { text: name + (side === scores.your_side ? " (you)" : "") }),
+    ...sides.map((name, side) => el("tr", {}, el("td", { text: side === scores.your_side ? markedYours(name) : name }),
       el("td", { class: "n", text: String(scores.hand[side]) }), el("td", { class: "n", text: String(scores.game[side]) }))));
   document.getElementById("score-line").textContent = sides.map((name, side) => `${name} ${scores.game[side]}`).join(" · ") +
     (view.target ? ` (game: ${view.target})` : " (one deal)");
