@@ -709,3 +709,60 @@ def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
             screenshot(page, name, tmp_path)
         finally:
             made.close()
+
+
+# --------------------------------------------------------------------------- cards on the table
+
+
+def bots_until(variant: str, wanted: Callable[[GameState], bool]) -> tuple[dict[str, Any], int]:
+    """A game of heuristic bots on the test's deal, as a record, and the first step at
+    which ``wanted`` holds of it (the game up to there; the record goes on to the end)."""
+    state = new_game(variant, seed=SEED)
+    bot, chance = player_for("heuristic"), random.Random(SEED)
+    found = -1
+    while not state.is_over():
+        if found < 0 and wanted(state):
+            found = len(state.history)
+        state.apply(decide(bot, state, chance))
+    assert found >= 0, f"no position of {variant} on deal {SEED} is wanted"
+    return record_of(state, {"players": ["north", "south"]}), found
+
+
+def seated_at(page: Page, server: WebServer, record: dict[str, Any], step: int) -> Seat:
+    """The page seated, as the player to act, at the record's position after ``step``."""
+    state = replay({**record, "actions": record["actions"][:step]}, "record")
+    status, made = server.post("/api/records", {"record": json.dumps(record)})
+    assert status == 200, made
+    seats = [
+        {"kind": "human", "name": "Ann"} if n == state.to_act else {"kind": "bot"}
+        for n in range(state.players)
+    ]
+    status, table = server.post(f"/api/records/{made['id']}/play-on", {"step": step, "seats": seats})
+    assert status == 200, table
+    seat = Seat(page)
+    page.goto(server.origin + table["seats"][0]["url"])
+    seat.wait_for_move()
+    return seat
+
+
+def plays_from_the_table(state: GameState) -> bool:
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    return any(text.startswith("play ") and text.endswith("*") for text in texts)
+
+
+def test_a_declared_card_on_the_table_is_played_by_a_click(context, server):
+    record, step = bots_until("ordinary", plays_from_the_table)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    legal = {a["card"] for a in seat.view()["legal"] if a["kind"] == "play"}
+    lit = page.locator("#hand button.card.legal").evaluate_all(
+        "cards => cards.map(c => c.dataset.token)"
+    )
+    assert set(lit) == legal
+    on_table = sorted(c for c in legal if c.endswith("*"))[0]
+    moves = seat.view()["moves"]
+    page.locator(f'#hand button.card.legal[data-token="{on_table}"]').first.click()
+    seat.wait_past(moves)
+    assert server.stored(table_id_of(page))[1][moves] == f"play {on_table}"
+    said = page.inner_text("#log")
+    assert f"Ann played {as_text(on_table[:2])}\n" in said + "\n" and "*" not in said

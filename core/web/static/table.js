@@ -75,10 +75,11 @@ function drawHand() {
   const plays = new Map(view.legal.filter((a) => a.kind === "play").map((a) => [a.card, a]));
   const hand = document.getElementById("hand");
   hand.replaceChildren(...view.hand.map((item) => {
-    const move = plays.get(item.card);
+    // a card on the table is played as such (play AD*): its move is found by its token
+    const move = plays.get(item.token);
     const button = cardFace(item.card, "button", {
       class: "card " + ((cardParts(item.card) || {}).suit || "") + (move ? " legal" : " illegal"),
-      disabled: !move,
+      disabled: !move, "data-token": item.token,
       onclick: () => move && act(move.id),
     });
     if (move && values[move.text] !== undefined) button.append(el("span", { class: "value", text: valueText(values[move.text]) }));
