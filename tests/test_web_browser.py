@@ -737,7 +737,9 @@ def seated_at(page: Page, server: WebServer, record: dict[str, Any], step: int) 
         {"kind": "human", "name": "Ann"} if n == state.to_act else {"kind": "bot"}
         for n in range(state.players)
     ]
-    status, table = server.post(f"/api/records/{made['id']}/play-on", {"step": step, "seats": seats})
+    status, table = server.post(
+        f"/api/records/{made['id']}/play-on", {"step": step, "seats": seats}
+    )
     assert status == 200, table
     seat = Seat(page)
     page.goto(server.origin + table["seats"][0]["url"])
