@@ -38,7 +38,7 @@ from websockets.sync.client import connect
 
 from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
-from bezique.records.record import record_of, replay
+from bezique.records.record import hand_summaries, record_of, replay
 
 QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
 """House rules pasted into the lobby: the game is over at the end of the first hand in
@@ -768,3 +768,22 @@ def test_a_declared_card_on_the_table_is_played_by_a_click(context, server):
     assert server.stored(table_id_of(page))[1][moves] == f"play {on_table}"
     said = page.inner_text("#log")
     assert f"Ann played {as_text(on_table[:2])}\n" in said + "\n" and "*" not in said
+
+
+def last_tricks(state: GameState) -> bool:
+    """The first hand's last eight tricks, a trick about to be led."""
+    return state.hand_no == 0 and state.stock_left() == 0 and not state.trick
+
+
+def test_the_log_counts_the_hands_from_one(context, server):
+    record, step = bots_until("ordinary", last_tricks)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    view = seat.view()
+    while "hand 1 over" not in page.inner_text("#log"):
+        seat.click_a_move()
+        view = seat.wait_for_move(view["moves"])
+    points = hand_summaries(replayed(server, table_id_of(page)))[0]["points"]
+    names = view["names"]
+    told = f"hand 1 over: {names[0]} {points[0]}, {names[1]} {points[1]}; hand 2 dealt"
+    assert told in page.inner_text("#log").split("\n")
