@@ -787,3 +787,20 @@ def test_the_log_counts_the_hands_from_one(context, server):
     names = view["names"]
     told = f"hand 1 over: {names[0]} {points[0]}, {names[1]} {points[1]}; hand 2 dealt"
     assert told in page.inner_text("#log").split("\n")
+
+
+# --------------------------------------------------------------------------- the rules page
+
+
+@pytest.mark.parametrize("name", ["ordinary", "rubicon"])
+def test_the_rules_page_fits_a_phone(browser, server, name):
+    made = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = made.new_page()
+        page.goto(server.origin + f"/rules/{name}")
+        # laid out at the phone's width (a page without the viewport's meta is laid out
+        # 980 pixels wide and shrunk), and nothing wider than it
+        assert page.evaluate("window.innerWidth") == PHONE["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    finally:
+        made.close()
