@@ -804,3 +804,25 @@ def test_the_rules_page_fits_a_phone(browser, server, name):
         assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
     finally:
         made.close()
+
+
+# --------------------------------------------------------------------------- the replay page
+
+
+def test_the_replay_names_the_scores_by_player(context, server):
+    record = finished_record()
+    page = context.new_page()
+    open_lobby(page, server)
+    text = json.dumps(record).encode()
+    page.set_input_files(
+        "#record-file", {"name": "game.json", "mimeType": "application/json", "buffer": text}
+    )
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#where:has-text('move 0 of')")
+    page.click("#last")
+    steps = len(record["actions"])
+    page.wait_for_selector(f"#where:has-text('move {steps} of {steps}')")
+    scores = replay(record, "record").scores
+    assert page.inner_text("#scores") == f"north {scores[0]} · south {scores[1]}"
+    # the buttons to the start and the end are drawn in characters every phone has
+    assert [page.inner_text(f"#{end}") for end in ("first", "last")] == ["|◀", "▶|"]
