@@ -826,3 +826,30 @@ def test_the_replay_names_the_scores_by_player(context, server):
     assert page.inner_text("#scores") == f"north {scores[0]} · south {scores[1]}"
     # the buttons to the start and the end are drawn in characters every phone has
     assert [page.inner_text(f"#{end}") for end in ("first", "last")] == ["|◀", "▶|"]
+
+
+# --------------------------------------------------------------------------- the Polish table
+
+
+def declares_from_open_rows(state: GameState) -> bool:
+    """A Polish declaration is to be made: it names no cards (they are the open rows')."""
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    return any(text.startswith("declare ") and text.count(" ") == 1 for text in texts)
+
+
+def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
+    record, step = bots_until("polish", declares_from_open_rows)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    offer = next(
+        a for a in seat.view()["legal"] if a["kind"] == "declare" and a["text"].count(" ") == 1
+    )
+    button = page.locator(f'#actions button[data-action="{offer["text"]}"]')
+    words = new_game("polish").rules.words
+    named = words.combination(offer["text"].split(" ")[1])
+    # the button's words, then its points
+    assert button.evaluate("b => b.firstChild.textContent") == f"Declare {named}"
+    moves = seat.view()["moves"]
+    button.click()
+    seat.wait_past(moves)
+    assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
