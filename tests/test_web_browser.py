@@ -853,3 +853,17 @@ def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
     button.click()
     seat.wait_past(moves)
     assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
+
+
+def test_the_partner_is_marked_at_a_partnership_table(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand-partners", ["you"] + ["bot:heuristic"] * 3)
+    view = seat.wait_for_move()
+    sides = view["scores"]["side_of"]
+    shown = page.locator("#others .seat > .name").all_inner_texts()
+    partner = " (your partner)"
+    assert shown == [
+        view["names"][n] + (partner if sides[n] == sides[0] else "") for n in (1, 2, 3)
+    ]
+    assert sum(name.endswith(partner) for name in shown) == 1

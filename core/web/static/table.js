@@ -38,6 +38,11 @@ function seatName(seat) {
   return seat === view.seat ? markedYours(view.names[seat]) : view.names[seat];
 }
 
+function partnerMark(seat) {
+  // In a partnership the partner's seat says so: the bots' names alone may not tell.
+  return view.scores.side_of[seat] === view.scores.your_side ? " (your partner)" : "";
+}
+
 function drawTable() {
   const seen = view.observation;
   document.getElementById("title").textContent = view.title;
@@ -49,7 +54,7 @@ function drawTable() {
   const others = document.getElementById("others");
   others.replaceChildren(...view.names.map((_, seat) => seat).filter((seat) => seat !== view.seat).map((seat) => {
     const row = el("div", { class: "seat" + (view.to_act === seat ? " to-act" : "") },
-      el("span", { class: "name" + (view.thinking === seat ? " thinking" : ""), text: seatName(seat) + (view.thinking === seat ? " is thinking" : "") }),
+      el("span", { class: "name" + (view.thinking === seat ? " thinking" : ""), text: seatName(seat) + partnerMark(seat) + (view.thinking === seat ? " is thinking" : "") }),
       el("span", { text: ` holds ${seen.hand_sizes[seat]} cards` }));
     const declared = view.table_cards[seat];
     if (declared.length) row.append(el("div", { class: "cards", "aria-label": "declared cards" }, ...declared.map(declaredCard)));
