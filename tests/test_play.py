@@ -95,13 +95,13 @@ def test_a_whole_hand_typed_at_the_terminal_replays_with_the_scores_shown(tmp_pa
     child = spawn(tmp_path, "--variant", "ordinary", "--against", "random", "--seed", "7")
     moves = 0
     shown = screen(child)
-    while "hand 0 over" not in shown:
+    while "hand 1 over" not in shown:
         child.sendline("1")
         moves += 1
         shown = screen(child)
     finish(child)
     assert moves > 16  # every trick of the hand, and the turns after those won
-    over = re.search(r"hand 0 over: you (\d+), seat 1 \(random\) (\d+)", shown)
+    over = re.search(r"hand 1 over: you (\d+), seat 1 \(random\) (\d+)", shown)
     game = re.search(r"\ngame: you (\d+), seat 1 \(random\) (\d+)\n", shown)
     assert over and game, shown
     out = replayed(tmp_path, "bezique-game.json")
@@ -502,7 +502,7 @@ def test_the_log_names_each_trick_winner_the_hand_s_last_trick_too() -> None:
     last = [event for event in state.events if event.rule == "last_trick"]
     assert len(last) == 1 and journal.last_trick.endswith(f"; seat {last[0].player} won it")
     assert f"+10 for seat {last[0].player}: the last trick" in journal.log
-    assert any(line.startswith("hand 0 over: seat 0 ") for line in journal.log)
+    assert any(line.startswith("hand 1 over: seat 0 ") for line in journal.log)
 
 
 def told(journal: Journal, state: GameState, action: Action) -> None:

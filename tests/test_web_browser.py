@@ -38,7 +38,7 @@ from websockets.sync.client import connect
 
 from bezique.game import GameState, new_game
 from bezique.players import decide, player_for
-from bezique.records.record import record_of, replay
+from bezique.records.record import hand_summaries, record_of, replay
 
 QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
 """House rules pasted into the lobby: the game is over at the end of the first hand in
@@ -709,3 +709,161 @@ def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
             screenshot(page, name, tmp_path)
         finally:
             made.close()
+
+
+# --------------------------------------------------------------------------- cards on the table
+
+
+def bots_until(variant: str, wanted: Callable[[GameState], bool]) -> tuple[dict[str, Any], int]:
+    """A game of heuristic bots on the test's deal, as a record, and the first step at
+    which ``wanted`` holds of it (the game up to there; the record goes on to the end)."""
+    state = new_game(variant, seed=SEED)
+    bot, chance = player_for("heuristic"), random.Random(SEED)
+    found = -1
+    while not state.is_over():
+        if found < 0 and wanted(state):
+            found = len(state.history)
+        state.apply(decide(bot, state, chance))
+    assert found >= 0, f"no position of {variant} on deal {SEED} is wanted"
+    return record_of(state, {"players": ["north", "south"]}), found
+
+
+def seated_at(page: Page, server: WebServer, record: dict[str, Any], step: int) -> Seat:
+    """The page seated, as the player to act, at the record's position after ``step``."""
+    state = replay({**record, "actions": record["actions"][:step]}, "record")
+    status, made = server.post("/api/records", {"record": json.dumps(record)})
+    assert status == 200, made
+    seats = [
+        {"kind": "human", "name": "Ann"} if n == state.to_act else {"kind": "bot"}
+        for n in range(state.players)
+    ]
+    status, table = server.post(
+        f"/api/records/{made['id']}/play-on", {"step": step, "seats": seats}
+    )
+    assert status == 200, table
+    seat = Seat(page)
+    page.goto(server.origin + table["seats"][0]["url"])
+    seat.wait_for_move()
+    return seat
+
+
+def plays_from_the_table(state: GameState) -> bool:
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    return any(text.startswith("play ") and text.endswith("*") for text in texts)
+
+
+def test_a_declared_card_on_the_table_is_played_by_a_click(context, server):
+    record, step = bots_until("ordinary", plays_from_the_table)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    legal = {a["card"] for a in seat.view()["legal"] if a["kind"] == "play"}
+    lit = page.locator("#hand button.card.legal").evaluate_all(
+        "cards => cards.map(c => c.dataset.token)"
+    )
+    assert set(lit) == legal
+    on_table = sorted(c for c in legal if c.endswith("*"))[0]
+    moves = seat.view()["moves"]
+    page.locator(f'#hand button.card.legal[data-token="{on_table}"]').first.click()
+    seat.wait_past(moves)
+    assert server.stored(table_id_of(page))[1][moves] == f"play {on_table}"
+    said = page.inner_text("#log")
+    assert f"Ann played {as_text(on_table[:2])}\n" in said + "\n" and "*" not in said
+
+
+def last_tricks(state: GameState) -> bool:
+    """The first hand's last eight tricks, a trick about to be led."""
+    return state.hand_no == 0 and state.stock_left() == 0 and not state.trick
+
+
+def test_the_log_counts_the_hands_from_one(context, server):
+    record, step = bots_until("ordinary", last_tricks)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    view = seat.view()
+    while "hand 1 over" not in page.inner_text("#log"):
+        seat.click_a_move()
+        view = seat.wait_for_move(view["moves"])
+    points = hand_summaries(replayed(server, table_id_of(page)))[0]["points"]
+    names = view["names"]
+    told = f"hand 1 over: {names[0]} {points[0]}, {names[1]} {points[1]}; hand 2 dealt"
+    assert told in page.inner_text("#log").split("\n")
+
+
+# --------------------------------------------------------------------------- the rules page
+
+
+@pytest.mark.parametrize("name", ["ordinary", "rubicon"])
+def test_the_rules_page_fits_a_phone(browser, server, name):
+    made = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = made.new_page()
+        page.goto(server.origin + f"/rules/{name}")
+        # laid out at the phone's width (a page without the viewport's meta is laid out
+        # 980 pixels wide and shrunk), and nothing wider than it
+        assert page.evaluate("window.innerWidth") == PHONE["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
+    finally:
+        made.close()
+
+
+# --------------------------------------------------------------------------- the replay page
+
+
+def test_the_replay_names_the_scores_by_player(context, server):
+    record = finished_record()
+    page = context.new_page()
+    open_lobby(page, server)
+    text = json.dumps(record).encode()
+    page.set_input_files(
+        "#record-file", {"name": "game.json", "mimeType": "application/json", "buffer": text}
+    )
+    page.wait_for_url("**/replay/**")
+    page.wait_for_selector("#where:has-text('move 0 of')")
+    page.click("#last")
+    steps = len(record["actions"])
+    page.wait_for_selector(f"#where:has-text('move {steps} of {steps}')")
+    scores = replay(record, "record").scores
+    assert page.inner_text("#scores") == f"north {scores[0]} · south {scores[1]}"
+    # the buttons to the start and the end are drawn in characters every phone has
+    assert [page.inner_text(f"#{end}") for end in ("first", "last")] == ["|◀", "▶|"]
+
+
+# --------------------------------------------------------------------------- the Polish table
+
+
+def declares_from_open_rows(state: GameState) -> bool:
+    """A Polish declaration is to be made: it names no cards (they are the open rows')."""
+    texts = [state.action_text(action) for action in state.legal_actions()]
+    return any(text.startswith("declare ") and text.count(" ") == 1 for text in texts)
+
+
+def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
+    record, step = bots_until("polish", declares_from_open_rows)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    offer = next(
+        a for a in seat.view()["legal"] if a["kind"] == "declare" and a["text"].count(" ") == 1
+    )
+    button = page.locator(f'#actions button[data-action="{offer["text"]}"]')
+    words = new_game("polish").rules.words
+    named = words.combination(offer["text"].split(" ")[1])
+    # the button's words, then its points
+    assert button.evaluate("b => b.firstChild.textContent") == f"Declare {named}"
+    moves = seat.view()["moves"]
+    button.click()
+    seat.wait_past(moves)
+    assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
+
+
+def test_the_partner_is_marked_at_a_partnership_table(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand-partners", ["you"] + ["bot:heuristic"] * 3)
+    view = seat.wait_for_move()
+    sides = view["scores"]["side_of"]
+    shown = page.locator("#others .seat > .name").all_inner_texts()
+    partner = " (your partner)"
+    assert shown == [
+        view["names"][n] + (partner if sides[n] == sides[0] else "") for n in (1, 2, 3)
+    ]
+    assert sum(name.endswith(partner) for name in shown) == 1

@@ -110,9 +110,9 @@ class Journal:
     def _hand_over(self, state: GameState, hand: int) -> str:
         points = hand_summaries(state)[hand]["points"]
         each = ", ".join(f"{name} {p}" for name, p in zip(self.names, points, strict=True))
-        line = f"hand {hand} over: {each}"
+        line = f"hand {hand + 1} over: {each}"  # a player counts the hands from 1
         if not state.is_over():
-            line += f"; hand {state.hand_no} dealt"
+            line += f"; hand {state.hand_no + 1} dealt"
         return line
 
     def _game_over(self, state: GameState) -> str:

@@ -27,6 +27,7 @@ td.points { text-align: right; font-weight: bold; }
 .note { color: #555; font-size: 0.9em; } .mark { color: #777; font-size: 0.85em; }
 ol.sources { font-size: 0.9em; color: #444; }
 dt { font-weight: bold; margin-top: 0.6em; } dd { margin-left: 1.5em; }
+code { overflow-wrap: anywhere; }
 """
 
 
@@ -148,6 +149,7 @@ def render_html(lines: Sequence[RuleLine], title: str) -> str:
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title>",
         f"<style>{STYLE}</style>",
         "</head>",

@@ -131,7 +131,9 @@ class Words(Mapping[str, str]):
         word, _, rest = text.partition(" ")
         if word in ("declare", "announce"):
             name, _, cards = rest.partition(" ")
-            told = f"{PAST[word] if past else word} {self.combination(name)}: {cards}"
+            told = f"{PAST[word] if past else word} {self.combination(name)}"
+            if cards:  # a Polish declaration names no cards: they are the open rows'
+                told += f": {cards}"
         elif word == "exchange":
             told = f"{PAST[word] if past else word} {rest} for the turn-up"
         elif word in ("draw", "pass"):

@@ -31,13 +31,18 @@ declared classes joined by ``+``."""
 
 
 def card(token: str, words: Words) -> dict[str, Any]:
-    """A card token as a page draws it: the card, where it is from, what it was declared in."""
+    """A card token as a page draws it: the card, where it is from, what it was declared in.
+
+    ``token`` is the card as a move names it (``AD*``: the ace on the table), which a
+    click on the card plays.
+    """
     found = _TOKEN.fullmatch(token)
     if found is None:
-        return {"card": token, "mark": "", "declared": ""}
+        return {"card": token, "token": token, "mark": "", "declared": ""}
     name, mark, classes = found.groups()
     return {
         "card": name,
+        "token": name + mark,
         "mark": {"*": "from the table", "@": "the partner's"}.get(mark, ""),
         "declared": words.classes(classes.split("+")) if classes else "",
     }

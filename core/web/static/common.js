@@ -40,8 +40,9 @@ function cardText(token) {
 }
 
 function cardsInText(text) {
-  // Every card token in a line of text written with its suit symbol.
-  return String(text).replace(/\b([AKQJT2-9])([SHDC])\b/g, (_, r, s) => RANKS[r] + SUITS[s]);
+  // Every card token in a line of text written with its suit symbol; the notation's marks
+  // of a card on the table (AD*) or the partner's (QS@) are the notation's, not words.
+  return String(text).replace(/\b([AKQJT2-9])([SHDC])\b[*@]?/g, (_, r, s) => RANKS[r] + SUITS[s]);
 }
 
 function cardFace(token, tag, extra) {

@@ -31,7 +31,9 @@ function draw() {
   document.getElementById("hands").replaceChildren(...Object.entries(shown.hands).map(([seat, cards]) =>
     el("div", { class: "seat" }, el("div", { class: "name", text: shown.names[Number(seat)] }),
       el("div", { class: "cards" }, ...cards.map((item) => cardFace(item.card, "span", { class: "card small " + ((cardParts(item.card) || {}).suit || "") }))))));
-  document.getElementById("scores").textContent = seen.scores.map((points, side) => `side ${side + 1}: ${points}`).join(" · ");
+  // each side named by its players, as the table names it (a partnership: "Ann + Cy")
+  const sides = seen.scores.map((_, side) => shown.names.filter((_, seat) => seen.side_of[seat] === side).join(" + "));
+  document.getElementById("scores").textContent = seen.scores.map((points, side) => `${sides[side]} ${points}`).join(" · ");
   const jump = document.getElementById("trick-jump");
   if (jump.options.length !== shown.trick_starts.length + 1) {
     jump.replaceChildren(el("option", { value: "", text: "—" }),

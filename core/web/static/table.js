@@ -38,6 +38,11 @@ function seatName(seat) {
   return seat === view.seat ? markedYours(view.names[seat]) : view.names[seat];
 }
 
+function partnerMark(seat) {
+  // In a partnership the partner's seat says so: the bots' names alone may not tell.
+  return view.scores.side_of[seat] === view.scores.your_side ? " (your partner)" : "";
+}
+
 function drawTable() {
   const seen = view.observation;
   document.getElementById("title").textContent = view.title;
@@ -49,7 +54,7 @@ function drawTable() {
   const others = document.getElementById("others");
   others.replaceChildren(...view.names.map((_, seat) => seat).filter((seat) => seat !== view.seat).map((seat) => {
     const row = el("div", { class: "seat" + (view.to_act === seat ? " to-act" : "") },
-      el("span", { class: "name" + (view.thinking === seat ? " thinking" : ""), text: seatName(seat) + (view.thinking === seat ? " is thinking" : "") }),
+      el("span", { class: "name" + (view.thinking === seat ? " thinking" : ""), text: seatName(seat) + partnerMark(seat) + (view.thinking === seat ? " is thinking" : "") }),
       el("span", { text: ` holds ${seen.hand_sizes[seat]} cards` }));
     const declared = view.table_cards[seat];
     if (declared.length) row.append(el("div", { class: "cards", "aria-label": "declared cards" }, ...declared.map(declaredCard)));
@@ -75,10 +80,11 @@ function drawHand() {
   const plays = new Map(view.legal.filter((a) => a.kind === "play").map((a) => [a.card, a]));
   const hand = document.getElementById("hand");
   hand.replaceChildren(...view.hand.map((item) => {
-    const move = plays.get(item.card);
+    // a card on the table is played as such (play AD*): its move is found by its token
+    const move = plays.get(item.token);
     const button = cardFace(item.card, "button", {
       class: "card " + ((cardParts(item.card) || {}).suit || "") + (move ? " legal" : " illegal"),
-      disabled: !move,
+      disabled: !move, "data-token": item.token,
       onclick: () => move && act(move.id),
     });
     if (move && values[move.text] !== undefined) button.append(el("span", { class: "value", text: valueText(values[move.text]) }));
