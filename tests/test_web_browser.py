@@ -650,7 +650,7 @@ def test_the_own_seat_is_marked_once_even_when_named_you(context, server, name, 
     page.fill('[data-name="0"]', name)
     page.click("#start")
     seat.wait_for_move()
-    assert [row[0] for row in seat.sheet()] == [shown, "heuristic bot"]
+    assert [row[0] for row in seat.sheet()] == [shown, "steady bot"]
 
 
 @pytest.mark.slow
@@ -853,6 +853,27 @@ def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
     button.click()
     seat.wait_past(moves)
     assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
+
+
+def test_the_bots_are_named_as_the_lobby_names_them_and_numbered(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand", ["you", "bot:heuristic", "bot:heuristic", "bot:random"])
+    view = seat.wait_for_move()
+    while len(view["observation"]["trick"]) < 3:  # the three bots' cards in the trick
+        seat.click_a_move()
+        view = seat.wait_for_move(view["moves"])
+    bots = ["steady bot 2", "steady bot 3", "beginner bot"]
+    assert view["names"] == ["player 1", *bots]
+    assert page.locator("#others .seat > .name").all_inner_texts() == bots
+    shown = page.locator("#score-line").inner_text()
+    assert shown.startswith(" · ".join(f"{name} 0" for name in ["player 1", *bots]))
+    labels = page.locator("#trick .muted").all_inner_texts()
+    assert labels == [view["names"][s] for s, _ in view["observation"]["trick"]]
+    said = {line.split(" played ")[0] for line in page.locator("#log li").all_inner_texts()}
+    assert set(bots) <= said
+    setup, _ = server.stored(table_id_of(page))
+    assert [s["name"] for s in setup["seats"]] == ["player 1", *bots]
 
 
 def test_the_partner_is_marked_at_a_partnership_table(context, server):
