@@ -789,6 +789,23 @@ def test_the_log_counts_the_hands_from_one(context, server):
     assert told in page.inner_text("#log").split("\n")
 
 
+# --------------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_tells_every_variant_apart(context, server):
+    page = context.new_page()
+    open_lobby(page, server)
+    options = page.locator("#variant option").evaluate_all(
+        "options => options.map(o => [o.value, o.textContent])"
+    )
+    shown = dict(options)
+    assert len(set(shown.values())) == len(options) == len(server.get("/api/variants"))
+    # a house rule is named by what it changes, its sources left out
+    assert shown["rubicon-four-tens"] == "Rubicon bezique with any four tens scoring 90 (2 players)"
+    assert shown["house-carte-blanche"] == "Ordinary bezique with carte blanche (2 players)"
+    assert shown["ordinary"] == "Ordinary two-hand bezique (2 players)"
+
+
 # --------------------------------------------------------------------------- the rules page
 
 
