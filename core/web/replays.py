@@ -37,8 +37,10 @@ REVIEW_BUDGET = 12
 
 
 def variant_list() -> list[dict[str, Any]]:
-    """Every registered variant: its name, title, label (:func:`~bezique.rulebook.book.list_label`,
-    which tells a house rule from its parent), players and one-line summary."""
+    """Every registered variant: its name, title, label, players and one-line summary.
+
+    The label (:func:`~bezique.rulebook.book.list_label`) tells a house rule from its parent.
+    """
     listed = []
     for name, summary in variant_summaries():
         rules = ruleset_for(name)

@@ -272,8 +272,10 @@ def bot_name(spec: str) -> str:
 
 
 def _number_unnamed_bots(checked: list[dict[str, str]], unnamed: list[bool]) -> None:
-    """Number the bots named for their kind when another seat has the same name
-    (``steady bot 2``, ``steady bot 3``: by seat), so that no two seats share a name."""
+    """Number the bots named for their kind when another seat has the same name.
+
+    By seat (``steady bot 2``, ``steady bot 3``), so that no two seats share a name.
+    """
     names = [seat["name"] for seat in checked]
     for number, seat in enumerate(checked):
         if seat["kind"] == BOT and unnamed[number] and names.count(seat["name"]) > 1:
