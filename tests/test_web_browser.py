@@ -806,6 +806,30 @@ def test_the_lobby_tells_every_variant_apart(context, server):
     assert shown["ordinary"] == "Ordinary two-hand bezique (2 players)"
 
 
+def test_the_move_controls_are_hidden_when_the_game_is_over(context, server):
+    record = finished_record()
+    page = context.new_page()
+    seat = seated_at(page, server, record, len(record["actions"]) - 1)
+    controls = ("#entry", "#send", "#values")
+    assert all(page.locator(control).is_visible() for control in controls)
+    seat.click_a_move()
+    assert seat.wait_for_move(len(record["actions"]) - 1)["over"]
+    assert not any(page.locator(control).is_visible() for control in controls)
+    assert page.locator("header a", has_text="New table").is_visible()
+    assert page.locator("#over").is_visible()
+
+
+@pytest.mark.parametrize(("variant", "one_deal"), [("ordinary", False), ("rubicon", True)])
+def test_the_header_says_what_a_game_is_played_to(context, server, variant, one_deal):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, variant, ["you", "bot:heuristic"])
+    target = seat.wait_for_move()["target"]
+    assert bool(target) != one_deal
+    said = "(one deal)" if one_deal else f"(game to {target})"
+    assert page.locator("#score-line").inner_text() == f"player 1 0 · steady bot 0 {said}"
+
+
 # --------------------------------------------------------------------------- the rules page
 
 
