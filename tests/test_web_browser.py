@@ -48,6 +48,9 @@ SEED = 7
 WAIT = 20.0
 """How long a page may take to show what it was sent (seconds)."""
 PHONE: ViewportSize = {"width": 375, "height": 740}
+TALL_PHONE: ViewportSize = {"width": 390, "height": 844}
+TAP = 40
+"""The least height of a control a finger taps (pixels)."""
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
@@ -828,6 +831,30 @@ def test_the_header_says_what_a_game_is_played_to(context, server, variant, one_
     assert bool(target) != one_deal
     said = "(one deal)" if one_deal else f"(game to {target})"
     assert page.locator("#score-line").inner_text() == f"player 1 0 · steady bot 0 {said}"
+
+
+def test_the_lobby_is_tapped_by_a_finger_on_a_phone(browser, server):
+    made = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = made.new_page()
+        open_lobby(page, server)
+        page.click("#house-box summary")
+        targets = "main :is(select, input:not([type=checkbox]), button, a, summary)"
+        checkbox = "label:has(> input[type=checkbox])"
+        sizes = page.locator(f"{targets}, main {checkbox}, main input[type=checkbox]")
+        measured = sizes.evaluate_all(
+            "nodes => nodes.map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect().height])"
+        )
+        ids = ["variant", "rules-link", "house-file", "referee", "seed", "start", "record-file"]
+        marks = [f'id="{name}"' for name in ids] + ['data-seat="1"', 'data-name="1"', "/sheet"]
+        assert all(any(mark in what for what, _ in measured) for mark in marks)
+        small = [(what, height) for what, height in measured if height < TAP]
+        # the checkbox itself is tapped by its line (its label), which is tall enough
+        assert [what for what, _ in small] == ['<input id="referee" type="checkbox">']
+        assert small[0][1] >= TAP / 2
+        assert page.evaluate("document.documentElement.scrollWidth") == TALL_PHONE["width"]
+    finally:
+        made.close()
 
 
 # --------------------------------------------------------------------------- the rules page
