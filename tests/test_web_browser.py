@@ -944,6 +944,29 @@ def test_the_bots_are_named_as_the_lobby_names_them_and_numbered(context, server
     assert [s["name"] for s in setup["seats"]] == ["player 1", *bots]
 
 
+def test_the_trick_labels_keep_to_their_cards(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand", ["you", "bot:heuristic", "bot:heuristic", "bot:random"])
+    view = seat.wait_for_move()
+    names = [view["names"][s] for s, _ in view["observation"]["trick"]]
+    assert len(names) == 3
+    played = page.locator("#trick > div").evaluate_all(
+        """items => items.map(item => {
+            const [label, card] = item.children;
+            const [s, l, c] = [item, label, card].map(n => n.getBoundingClientRect());
+            const centred = Math.abs((l.left + l.right) - (c.left + c.right)) <= 2;
+            return [label.title, l.left, l.right, s.left, s.right, l.bottom <= c.top && centred];
+        })"""
+    )
+    # each name (said in full when pointed at) is centred over its card, within its slot
+    assert [label[0] for label in played] == names
+    for _, left, right, slot_left, slot_right, over_the_card in played:
+        assert slot_left <= left and right <= slot_right and over_the_card
+    ends = [(left, right) for _, left, right, *_ in played]
+    assert all(ends[n][1] < ends[n + 1][0] for n in range(len(ends) - 1))
+
+
 def test_the_partner_is_marked_at_a_partnership_table(context, server):
     page = context.new_page()
     seat = Seat(page)

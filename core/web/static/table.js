@@ -65,7 +65,9 @@ function drawTable() {
     el("div", { class: "seat" }, el("div", { class: "name", text: p.name }),
       el("div", { class: "cards" }, ...p.cards.map(declaredCard)))));
   const trick = document.getElementById("trick");
-  trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", {}, el("div", { class: "muted", text: seatName(seat) }), cardFace(token))));
+  // each card under its player's name, wrapped within its slot (in full when pointed at)
+  trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", { class: "played" },
+    el("div", { class: "muted who", text: seatName(seat), title: seatName(seat) }), cardFace(token))));
   if (!seen.trick.length) trick.append(el("span", { class: "muted", text: "no card played yet" }));
   document.getElementById("last-trick").textContent = view.last_trick ? "Last trick: " + cardsInText(view.last_trick) : "";
 }
