@@ -48,6 +48,9 @@ SEED = 7
 WAIT = 20.0
 """How long a page may take to show what it was sent (seconds)."""
 PHONE: ViewportSize = {"width": 375, "height": 740}
+TALL_PHONE: ViewportSize = {"width": 390, "height": 844}
+TAP = 40
+"""The least height of a control a finger taps (pixels)."""
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
@@ -650,7 +653,7 @@ def test_the_own_seat_is_marked_once_even_when_named_you(context, server, name, 
     page.fill('[data-name="0"]', name)
     page.click("#start")
     seat.wait_for_move()
-    assert [row[0] for row in seat.sheet()] == [shown, "heuristic bot"]
+    assert [row[0] for row in seat.sheet()] == [shown, "steady bot"]
 
 
 @pytest.mark.slow
@@ -789,6 +792,71 @@ def test_the_log_counts_the_hands_from_one(context, server):
     assert told in page.inner_text("#log").split("\n")
 
 
+# --------------------------------------------------------------------------- the lobby
+
+
+def test_the_lobby_tells_every_variant_apart(context, server):
+    page = context.new_page()
+    open_lobby(page, server)
+    options = page.locator("#variant option").evaluate_all(
+        "options => options.map(o => [o.value, o.textContent])"
+    )
+    shown = dict(options)
+    assert len(set(shown.values())) == len(options) == len(server.get("/api/variants"))
+    # a house rule is named by what it changes, its sources left out
+    assert shown["rubicon-four-tens"] == "Rubicon bezique with any four tens scoring 90 (2 players)"
+    assert shown["house-carte-blanche"] == "Ordinary bezique with carte blanche (2 players)"
+    assert shown["ordinary"] == "Ordinary two-hand bezique (2 players)"
+
+
+def test_the_move_controls_are_hidden_when_the_game_is_over(context, server):
+    record = finished_record()
+    page = context.new_page()
+    seat = seated_at(page, server, record, len(record["actions"]) - 1)
+    controls = ("#entry", "#send", "#values")
+    assert all(page.locator(control).is_visible() for control in controls)
+    seat.click_a_move()
+    assert seat.wait_for_move(len(record["actions"]) - 1)["over"]
+    assert not any(page.locator(control).is_visible() for control in controls)
+    assert page.locator("header a", has_text="New table").is_visible()
+    assert page.locator("#over").is_visible()
+
+
+@pytest.mark.parametrize(("variant", "one_deal"), [("ordinary", False), ("rubicon", True)])
+def test_the_header_says_what_a_game_is_played_to(context, server, variant, one_deal):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, variant, ["you", "bot:heuristic"])
+    target = seat.wait_for_move()["target"]
+    assert bool(target) != one_deal
+    said = "(one deal)" if one_deal else f"(game to {target})"
+    assert page.locator("#score-line").inner_text() == f"player 1 0 · steady bot 0 {said}"
+
+
+def test_the_lobby_is_tapped_by_a_finger_on_a_phone(browser, server):
+    made = browser.new_context(viewport=TALL_PHONE, is_mobile=True, has_touch=True)
+    try:
+        page = made.new_page()
+        open_lobby(page, server)
+        page.click("#house-box summary")
+        targets = "main :is(select, input:not([type=checkbox]), button, a, summary)"
+        checkbox = "label:has(> input[type=checkbox])"
+        sizes = page.locator(f"{targets}, main {checkbox}, main input[type=checkbox]")
+        measured = sizes.evaluate_all(
+            "nodes => nodes.map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect().height])"
+        )
+        ids = ["variant", "rules-link", "house-file", "referee", "seed", "start", "record-file"]
+        marks = [f'id="{name}"' for name in ids] + ['data-seat="1"', 'data-name="1"', "/sheet"]
+        assert all(any(mark in what for what, _ in measured) for mark in marks)
+        small = [(what, height) for what, height in measured if height < TAP]
+        # the checkbox itself is tapped by its line (its label), which is tall enough
+        assert [what for what, _ in small] == ['<input id="referee" type="checkbox">']
+        assert small[0][1] >= TAP / 2
+        assert page.evaluate("document.documentElement.scrollWidth") == TALL_PHONE["width"]
+    finally:
+        made.close()
+
+
 # --------------------------------------------------------------------------- the rules page
 
 
@@ -853,6 +921,50 @@ def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
     button.click()
     seat.wait_past(moves)
     assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
+
+
+def test_the_bots_are_named_as_the_lobby_names_them_and_numbered(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand", ["you", "bot:heuristic", "bot:heuristic", "bot:random"])
+    view = seat.wait_for_move()
+    while len(view["observation"]["trick"]) < 3:  # the three bots' cards in the trick
+        seat.click_a_move()
+        view = seat.wait_for_move(view["moves"])
+    bots = ["steady bot 2", "steady bot 3", "beginner bot"]
+    assert view["names"] == ["player 1", *bots]
+    assert page.locator("#others .seat > .name").all_inner_texts() == bots
+    shown = page.locator("#score-line").inner_text()
+    assert shown.startswith(" · ".join(f"{name} 0" for name in ["player 1", *bots]))
+    labels = page.locator("#trick .muted").all_inner_texts()
+    assert labels == [view["names"][s] for s, _ in view["observation"]["trick"]]
+    said = {line.split(" played ")[0] for line in page.locator("#log li").all_inner_texts()}
+    assert set(bots) <= said
+    setup, _ = server.stored(table_id_of(page))
+    assert [s["name"] for s in setup["seats"]] == ["player 1", *bots]
+
+
+def test_the_trick_labels_keep_to_their_cards(context, server):
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(page, server, "four-hand", ["you", "bot:heuristic", "bot:heuristic", "bot:random"])
+    view = seat.wait_for_move()
+    names = [view["names"][s] for s, _ in view["observation"]["trick"]]
+    assert len(names) == 3
+    played = page.locator("#trick > div").evaluate_all(
+        """items => items.map(item => {
+            const [label, card] = item.children;
+            const [s, l, c] = [item, label, card].map(n => n.getBoundingClientRect());
+            const centred = Math.abs((l.left + l.right) - (c.left + c.right)) <= 2;
+            return [label.title, l.left, l.right, s.left, s.right, l.bottom <= c.top && centred];
+        })"""
+    )
+    # each name (said in full when pointed at) is centred over its card, within its slot
+    assert [label[0] for label in played] == names
+    for _, left, right, slot_left, slot_right, over_the_card in played:
+        assert slot_left <= left and right <= slot_right and over_the_card
+    ends = [(left, right) for _, left, right, *_ in played]
+    assert all(ends[n][1] < ends[n + 1][0] for n in range(len(ends) - 1))
 
 
 def test_the_partner_is_marked_at_a_partnership_table(context, server):

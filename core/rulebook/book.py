@@ -14,6 +14,7 @@ plain line in the section ``other``, so that nothing the variant sets is left un
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -128,6 +129,36 @@ def book_title(ruleset: Ruleset) -> str:
     if inheritance.top is None or inheritance.parent_of(("title",)) is None:
         return ruleset.variant.title
     return f"{ruleset.variant.name} (extends {inheritance.top.data.get('extends')})"
+
+
+def list_label(ruleset: Ruleset) -> str:
+    """The variant's name in a list of variants, told apart from the parent it extends.
+
+    Its title; an overlay that sets none (a house rule, which shares its parent's title)
+    is named by the first clause of its own summary, the sources it cites left out
+    ("Rubicon bezique with any four tens scoring 90"), after its title when that clause
+    does not start with the title's first word; without a summary of its own, by its
+    title and its name ("Rubicon bezique (...): our-house").
+    """
+    variant = ruleset.variant
+    inheritance = Inheritance(variant)
+    if inheritance.top is None or inheritance.parent_of(("title",)) is None:
+        return variant.title
+    said = ""
+    if inheritance.parent_of(("summary",)) is None:
+        said = _first_clause(variant.summary)
+    if not said:
+        return f"{variant.title}: {variant.name}"
+    if said.split(" ")[0].lower() == variant.title.split(" ")[0].lower():
+        return said
+    return f"{variant.title}: {said}"
+
+
+def _first_clause(summary: str) -> str:
+    """A summary's first clause (to its first dash or sentence's end), without citations."""
+    clause = re.split(r" - |\. ", summary.strip())[0]
+    clause = re.sub(r"\b[A-Z]+[0-9]+'s ", "", clause)  # a source's code: "S0's swapped cards"
+    return re.sub(r"\s*\([^()]*\)", "", clause).strip().rstrip(".").strip()
 
 
 def _said_line(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bezique.errors import BeziqueError, RecordError
 from bezique.records.record import parse_record, replay
 from bezique.rulebook import diff_html, render_html, rule_lines
+from bezique.rulebook.book import list_label
 from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.variant import variant_summaries
 from bezique.web import analysis
@@ -36,7 +37,10 @@ REVIEW_BUDGET = 12
 
 
 def variant_list() -> list[dict[str, Any]]:
-    """Every registered variant: its name, title, players and one-line summary."""
+    """Every registered variant: its name, title, label, players and one-line summary.
+
+    The label (:func:`~bezique.rulebook.book.list_label`) tells a house rule from its parent.
+    """
     listed = []
     for name, summary in variant_summaries():
         rules = ruleset_for(name)
@@ -44,6 +48,7 @@ def variant_list() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "title": rules.variant.title,
+                "label": list_label(rules),
                 "players": rules.data["players"],
                 "summary": summary,
             }

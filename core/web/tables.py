@@ -44,6 +44,8 @@ MAX_SEARCH_ITERATIONS = 5000
 """The most iterations a bot at a web table may be given (its thinking budget)."""
 HUMAN, BOT = "human", "bot"
 """The kinds of seat."""
+BOT_WORDS = {"heuristic": "steady", "random": "beginner", "search": "thinking"}
+"""What the lobby calls each kind of bot: a bot seat left unnamed is named ``steady bot``."""
 
 
 class SetupError(BeziqueError):
@@ -259,7 +261,25 @@ def _checked_seats(seats: Sequence[Mapping[str, Any]], players: int) -> list[dic
     checked = [_checked_seat(number, seat) for number, seat in enumerate(seats)]
     if not any(seat["kind"] == HUMAN for seat in checked):
         raise SetupError("seats: give at least one seat to a person")
+    _number_unnamed_bots(checked, [not (seat.get("name") or "").strip() for seat in seats])
     return checked
+
+
+def bot_name(spec: str) -> str:
+    """The name of an unnamed bot seat: the lobby's word for its kind (``steady bot``)."""
+    kind = parse_spec(spec)[0]
+    return f"{BOT_WORDS.get(kind, kind)} bot"
+
+
+def _number_unnamed_bots(checked: list[dict[str, str]], unnamed: list[bool]) -> None:
+    """Number the bots named for their kind when another seat has the same name.
+
+    By seat (``steady bot 2``, ``steady bot 3``), so that no two seats share a name.
+    """
+    names = [seat["name"] for seat in checked]
+    for number, seat in enumerate(checked):
+        if seat["kind"] == BOT and unnamed[number] and names.count(seat["name"]) > 1:
+            seat["name"] = f"{seat['name']} {number + 1}"
 
 
 def _checked_seat(number: int, seat: Mapping[str, Any]) -> dict[str, str]:
@@ -282,7 +302,7 @@ def _checked_seat(number: int, seat: Mapping[str, Any]) -> dict[str, str]:
             raise SetupError(
                 f"{where}: a bot here thinks for at most {MAX_SEARCH_ITERATIONS} iterations"
             )
-        name = name or f"{parse_spec(spec)[0]} bot"
+        name = name.strip() or bot_name(spec)
     return {"kind": kind, "name": name.strip() or f"seat {number + 1}", "spec": spec, "token": ""}
 
 

@@ -89,7 +89,7 @@ function followHouse() {
 async function load() {
   variants = await requestJson("/api/variants");
   const choice = document.getElementById("variant");
-  choice.replaceChildren(...variants.map((v) => el("option", { value: v.name, text: `${v.title} (${v.players} players)` })));
+  choice.replaceChildren(...variants.map((v) => el("option", { value: v.name, text: `${v.label} (${v.players} players)` })));
   choice.value = "ordinary";
   choice.addEventListener("change", showSeats);
   showSeats();

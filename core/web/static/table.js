@@ -65,7 +65,9 @@ function drawTable() {
     el("div", { class: "seat" }, el("div", { class: "name", text: p.name }),
       el("div", { class: "cards" }, ...p.cards.map(declaredCard)))));
   const trick = document.getElementById("trick");
-  trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", {}, el("div", { class: "muted", text: seatName(seat) }), cardFace(token))));
+  // each card under its player's name, wrapped within its slot (in full when pointed at)
+  trick.replaceChildren(...seen.trick.map(([seat, token]) => el("div", { class: "played" },
+    el("div", { class: "muted who", text: seatName(seat), title: seatName(seat) }), cardFace(token))));
   if (!seen.trick.length) trick.append(el("span", { class: "muted", text: "no card played yet" }));
   document.getElementById("last-trick").textContent = view.last_trick ? "Last trick: " + cardsInText(view.last_trick) : "";
 }
@@ -133,7 +135,7 @@ function drawScores() {
     ...sides.map((name, side) => el("tr", {}, el("td", { text: side === scores.your_side ? markedYours(name) : name }),
       el("td", { class: "n", text: String(scores.hand[side]) }), el("td", { class: "n", text: String(scores.game[side]) }))));
   document.getElementById("score-line").textContent = sides.map((name, side) => `${name} ${scores.game[side]}`).join(" · ") +
-    (view.target ? ` (game: ${view.target})` : " (one deal)");
+    (view.target ? ` (game to ${view.target})` : " (one deal)");
   document.getElementById("hand-scores").replaceChildren(...scores.events.map((e) =>
     el("tr", {}, el("td", { text: view.names[e.seat] }), el("td", { class: "n", text: (e.points > 0 ? "+" : "") + e.points }),
       el("td", { text: cardsInText(e.why) }))));
@@ -155,6 +157,9 @@ function drawStatus() {
     say(`Waiting for ${view.names[view.to_act]}.`);
   }
   document.getElementById("over").hidden = !view.over;
+  // the game over, there is no move to type or to value: only the record and a new table
+  document.getElementById("move-controls").hidden = view.over;
+  document.getElementById("values-note").hidden = view.over;
   document.getElementById("values").disabled = view.to_act !== view.seat;
 }
 
