@@ -341,6 +341,49 @@ def test_a_three_hand_game_played_by_clicks_against_two_bots(context, server):
     page.wait_for_selector("#over", state="visible")
 
 
+# --------------------------------------------------------------------------- the review
+
+
+def in_text(words: str) -> str:
+    """A line as the page writes it: every card token with its suit's symbol (no mark)."""
+    return re.sub(r"\b([AKQJT2-9][SHDC])\b[*@]?", lambda m: as_text(m.group(1)), words)
+
+
+def test_the_review_is_told_in_the_past_by_hand_and_trick(context, server):
+    """Asked at the game's end, the review clears the status when it comes, and tells
+    each move as the log counts them (the hand, the trick) and in the past tense."""
+    record, _ = bots_until("ordinary", lambda state: True)
+    last = len(record["actions"]) - 1
+    page = context.new_page()
+    seat = seated_at(page, server, record, last)
+    seat.click_a_move()
+    seat.wait_for_move(last)
+    page.wait_for_selector("#over", state="visible")
+    over = seat.status()
+    page.click("#review")
+    page.wait_for_selector("#review-list li")
+    messages = [json.loads(frame) for frame in seat.frames]
+    items = next(m["items"] for m in messages if m.get("kind") == "review")
+    assert items, "the heuristic's game differs from the search bot's somewhere"
+    # the status said the review was under way; once it has come, it says the game again
+    seat.wait(lambda: seat.status() == over, "the status cleared after the review")
+    shown = page.locator("#review-list li").all_inner_texts()
+    first = items[0]
+    when = first["when"]
+    assert shown[0] == in_text(
+        f"{when[0].upper()}{when[1:]}: you {first['played_words']}; the bot would have "
+        f"chosen to {first['bot_words']} (about {first['cost']:.0f} points better, "
+        f"±{first['error']:.0f})"
+    )
+    assert shown[0].split(": you ")[1].startswith("played ")
+    # the move is where the words say: its hand, its trick of the hand counted from 1
+    position = replayed(server, table_id_of(page), upto=first["index"])
+    won = sum(trick.hand == position.hand_no for trick in position.tricks)
+    hand = position.hand_no + 1
+    assert when in (f"hand {hand}, trick {won + 1}", f"hand {hand}, after trick {won}")
+    assert position.action_text(position.parse_action(first["played"])) == first["played"]
+
+
 # --------------------------------------------------------------------------- two friends
 
 CARD = re.compile(r"\b[AKQJT2-9][SHDC]\b")
