@@ -36,9 +36,10 @@ from webserver import WebServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bezique.game import GameState, new_game
+from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import decide, player_for
 from bezique.records.record import hand_summaries, record_of, replay
+from bezique.rulebook import rule_lines
 
 QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
 """House rules pasted into the lobby: the game is over at the end of the first hand in
@@ -847,6 +848,30 @@ def test_the_rules_page_fits_a_phone(browser, server, name):
         assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
     finally:
         made.close()
+
+
+def test_the_house_rules_differences_are_said_in_words(context, server):
+    """The house rules' page says each rule that differs in the rulebook's words, a
+    column a variant; the setting's key is only the row's tooltip."""
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(
+        page, server, "ordinary", ["you", "bot:heuristic"], QUICK_HOUSE.format(parent="ordinary")
+    )
+    view = seat.wait_for_move()
+    page.goto(server.origin + f"/tables/{view['table']}/rules")
+    table = page.locator(".rule-diff table")
+    rows = table.locator("tr[title]")
+    keys = rows.evaluate_all("rows => rows.map(r => r.title)")
+    assert "game.target" in keys
+    shown = table.inner_text()
+    assert not [key for key in keys if key in shown]
+    assert table.locator("code").count() == 0
+    target = rows.nth(keys.index("game.target")).locator("td").all_inner_texts()
+    # each cell the rule's sentence in its rulebook, then its citation
+    said = {line.key: line.text for line in rule_lines(ruleset_for("ordinary"))}
+    assert target[0].split("\n")[0] == said["game.target"]
+    assert target[1].split("\n")[0].startswith("The game is 100 points up")
 
 
 # --------------------------------------------------------------------------- the replay page
