@@ -381,15 +381,14 @@ def test_an_entry_is_said_one_way_at_the_terminal_on_the_page_and_in_the_text() 
         "trumps H",
         "Ann royal marriage KH QH",
         "Bob brisques, aces and tens won 9",
-        "penalty: Bob, drew out of turn, add",
+        "penalty on Bob for drawing out of turn",
         "the stock is gone",
         "hand over",
     ]
     assert [e["words"] for e in sheet_view("x", sheet)["entries"]] == said
     text = sheet_text(sheet).splitlines()
     assert text[2] == "  1  hand 1  Ann royal marriage KH QH  +40"
-    # S0: 20 for drawing out of turn, added to Ann's score; the rule in words
-    assert text[6] == (
-        "  3  hand 1  penalty: Bob, drew out of turn, add  Ann +20 (penalty: drawing out of turn)"
-    )
+    # S0: 20 for drawing out of turn, added to Ann's score; the irregularity in a
+    # player's words, said once
+    assert text[6] == "  3  hand 1  penalty on Bob for drawing out of turn  Ann +20"
     assert text[9] == "  5  hand 1  hand over"

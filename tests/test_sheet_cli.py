@@ -311,7 +311,7 @@ def test_a_penalty_is_entered_by_name_and_claimed_as_the_variant_awards(
     path = tmp_path / "game.json"
     new_sheet(capsys, path)
     said = add(capsys, path, "penalty Bob drew out of turn add")
-    assert "penalty: Bob, drew out of turn, add: Ann +20" in said
+    assert "entry 0, hand 1: penalty on Bob for drawing out of turn: Ann +20\n" in said
     said = add(capsys, path, "penalty Ann nine cards deduct")
     assert "Ann -200" in said and "totals: Ann -180, Bob 0" in said
     before = path.read_bytes()
@@ -321,4 +321,4 @@ def test_a_penalty_is_entered_by_name_and_claimed_as_the_variant_awards(
     assert status == 1 and "name the offender first, one of Ann, Bob" in err
     assert path.read_bytes() == before
     status, out, _ = run(capsys, "sheet", "show", str(path))
-    assert status == 0 and "penalty: Ann, nine cards, deduct  Ann -200" in out
+    assert status == 0 and "penalty on Ann for holding nine cards  Ann -200" in out

@@ -208,7 +208,10 @@ def test_the_review_finds_the_ace_thrown_away() -> None:
     assert [(item["index"], item["hand"], item["played"], item["bot"]) for item in items] == [
         (1, 0, "play AS", "play 9H")
     ]
-    assert (items[0]["played_words"], items[0]["bot_words"]) == ("play AS", "play 9H")
+    # found as the log counts (the first trick of the first hand), the move played told
+    # as the log tells it, the bot's as a choice is offered
+    assert (items[0]["trick"], items[0]["when"]) == (1, "hand 1, trick 1")
+    assert (items[0]["played_words"], items[0]["bot_words"]) == ("played AS", "play 9H")
     position = scenario("ordinary", hands=[SEAT0, OTHER], turn_up="9D", stock=["AC", "TC"])
     play_out(position, ["play 7H"])
     seed = 10 + 1  # the seed plus the position's index

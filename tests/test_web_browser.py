@@ -36,9 +36,10 @@ from webserver import WebServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from bezique.game import GameState, new_game
+from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import decide, player_for
 from bezique.records.record import hand_summaries, record_of, replay
+from bezique.rulebook import rule_lines
 
 QUICK_HOUSE = "extends: {parent}\nname: quick\ngame:\n  target: 100\n  check: hand_end\n"
 """House rules pasted into the lobby: the game is over at the end of the first hand in
@@ -342,6 +343,49 @@ def test_a_three_hand_game_played_by_clicks_against_two_bots(context, server):
     assert truth.is_over() and seat.game_scores() == list(truth.scores)
     assert len(seat.sheet()) == 3
     page.wait_for_selector("#over", state="visible")
+
+
+# --------------------------------------------------------------------------- the review
+
+
+def in_text(words: str) -> str:
+    """A line as the page writes it: every card token with its suit's symbol (no mark)."""
+    return re.sub(r"\b([AKQJT2-9][SHDC])\b[*@]?", lambda m: as_text(m.group(1)), words)
+
+
+def test_the_review_is_told_in_the_past_by_hand_and_trick(context, server):
+    """Asked at the game's end, the review clears the status when it comes, and tells
+    each move as the log counts them (the hand, the trick) and in the past tense."""
+    record, _ = bots_until("ordinary", lambda state: True)
+    last = len(record["actions"]) - 1
+    page = context.new_page()
+    seat = seated_at(page, server, record, last)
+    seat.click_a_move()
+    seat.wait_for_move(last)
+    page.wait_for_selector("#over", state="visible")
+    over = seat.status()
+    page.click("#review")
+    page.wait_for_selector("#review-list li")
+    messages = [json.loads(frame) for frame in seat.frames]
+    items = next(m["items"] for m in messages if m.get("kind") == "review")
+    assert items, "the heuristic's game differs from the search bot's somewhere"
+    # the status said the review was under way; once it has come, it says the game again
+    seat.wait(lambda: seat.status() == over, "the status cleared after the review")
+    shown = page.locator("#review-list li").all_inner_texts()
+    first = items[0]
+    when = first["when"]
+    assert shown[0] == in_text(
+        f"{when[0].upper()}{when[1:]}: you {first['played_words']}; the bot would have "
+        f"chosen to {first['bot_words']} (about {first['cost']:.0f} points better, "
+        f"±{first['error']:.0f})"
+    )
+    assert shown[0].split(": you ")[1].startswith("played ")
+    # the move is where the words say: its hand, its trick of the hand counted from 1
+    position = replayed(server, table_id_of(page), upto=first["index"])
+    won = sum(trick.hand == position.hand_no for trick in position.tricks)
+    hand = position.hand_no + 1
+    assert when in (f"hand {hand}, trick {won + 1}", f"hand {hand}, after trick {won}")
+    assert position.action_text(position.parse_action(first["played"])) == first["played"]
 
 
 # --------------------------------------------------------------------------- two friends
@@ -872,6 +916,30 @@ def test_the_rules_page_fits_a_phone(browser, server, name):
         assert page.evaluate("document.documentElement.scrollWidth") == PHONE["width"]
     finally:
         made.close()
+
+
+def test_the_house_rules_differences_are_said_in_words(context, server):
+    """The house rules' page says each rule that differs in the rulebook's words, a
+    column a variant; the setting's key is only the row's tooltip."""
+    page = context.new_page()
+    seat = Seat(page)
+    sit_down(
+        page, server, "ordinary", ["you", "bot:heuristic"], QUICK_HOUSE.format(parent="ordinary")
+    )
+    view = seat.wait_for_move()
+    page.goto(server.origin + f"/tables/{view['table']}/rules")
+    table = page.locator(".rule-diff table")
+    rows = table.locator("tr[title]")
+    keys = rows.evaluate_all("rows => rows.map(r => r.title)")
+    assert "game.target" in keys
+    shown = table.inner_text()
+    assert not [key for key in keys if key in shown]
+    assert table.locator("code").count() == 0
+    target = rows.nth(keys.index("game.target")).locator("td").all_inner_texts()
+    # each cell the rule's sentence in its rulebook, then its citation
+    said = {line.key: line.text for line in rule_lines(ruleset_for("ordinary"))}
+    assert target[0].split("\n")[0] == said["game.target"]
+    assert target[1].split("\n")[0].startswith("The game is 100 points up")
 
 
 # --------------------------------------------------------------------------- the replay page

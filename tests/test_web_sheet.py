@@ -311,9 +311,24 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     sheet, token = new_sheet(client)
     view = client.get(f"/api/sheets/{sheet}").json()
     assert view["penalties"] == [
-        {"name": "drew out of turn", "points": 20, "options": ["add", "deduct"]},
-        {"name": "played with seven", "points": 20, "options": ["add", "deduct"]},
-        {"name": "nine cards", "points": 200, "options": ["add", "deduct"]},
+        {
+            "name": "drew out of turn",
+            "words": "drawing out of turn",
+            "points": 20,
+            "options": ["add", "deduct"],
+        },
+        {
+            "name": "played with seven",
+            "words": "playing with seven cards",
+            "points": 20,
+            "options": ["add", "deduct"],
+        },
+        {
+            "name": "nine cards",
+            "words": "holding nine cards",
+            "points": 200,
+            "options": ["add", "deduct"],
+        },
     ]
     drew = {"kind": "penalty", "player": 1, "name": "drew out of turn", "option": "deduct"}
     answer = enter(client, sheet, token, drew)
@@ -322,7 +337,7 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     assert entry["scored"] == [
         {"side": "Bob", "points": -20, "words": "penalty: drawing out of turn"}
     ]
-    assert entry["words"] == "penalty: Bob, drew out of turn, deduct"
+    assert entry["words"] == "penalty on Bob for drawing out of turn"
     assert answer.json()["scores"] == [0, -20]
     # the file holds what the terminal's `penalty Bob drew out of turn deduct` holds
     assert stored(db, sheet)[0]["entries"] == [
@@ -331,7 +346,12 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     # S3: 10, added to the opponent only; a deduction is refused and changes nothing
     s3, s3_token = new_sheet(client, variant="cards-encyclopedia")
     offered = client.get(f"/api/sheets/{s3}").json()["penalties"]
-    assert offered[0] == {"name": "drew out of turn", "points": 10, "options": ["add"]}
+    assert offered[0] == {
+        "name": "drew out of turn",
+        "words": "drawing out of turn",
+        "points": 10,
+        "options": ["add"],
+    }
     refused = enter(client, s3, s3_token, {**drew, "player": 0})
     assert refused.status_code == 400
     assert "say how it is claimed, add (penalties.award)" in refused.json()["error"]
@@ -345,6 +365,8 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     assert same_side.status_code == 400 and "on the offender's side" in same_side.json()["error"]
     claimed = enter(client, four["id"], four["token"], {**partner, "claimant": 1})
     assert claimed.status_code == 200 and claimed.json()["scores"] == [0, 20]
+    said = claimed.json()["entries"][0]["words"]
+    assert said == "penalty on A for drawing out of turn, claimed by B"
 
 
 def test_a_penalty_is_fixed_as_a_score_is(client: TestClient, db: str) -> None:
@@ -359,12 +381,25 @@ def test_a_penalty_is_fixed_as_a_score_is(client: TestClient, db: str) -> None:
     )
     assert fixed.status_code == 200, fixed.text
     assert fixed.json()["scores"] == [20, 0]
-    assert fixed.json()["entries"][0]["words"] == "penalty: Bob, drew out of turn, add"
+    assert fixed.json()["entries"][0]["words"] == "penalty on Bob for drawing out of turn"
     assert stored(db, sheet)[0]["entries"] == [{**drew, "option": "add"}]
     bad = {**drew, "name": "revoked"}
     refused = client.post(f"/api/sheets/{sheet}/fix/0", json=bad, headers=headers)
     assert refused.status_code == 400
     assert client.get(f"/api/sheets/{sheet}").json()["scores"] == [20, 0]
+
+
+def test_the_cards_shown_are_asked_for_in_a_players_words(tmp_path: Path) -> None:
+    """The notation typed is shown beside the cards it stands for, as the page draws them."""
+    on_a_phone(tmp_path, cards_hint)
+
+
+def cards_hint(page: Page, server: WebServer) -> None:
+    start_ann_and_bob(page, server)
+    page.wait_for_selector("#entry-form:not([hidden])")
+    page.select_option("#name", label="bezique (40)")
+    hint = page.inner_text("#cards-box").strip()
+    assert hint == "Cards shown (optional, typed as QS JD for Q♠ J♦)"
 
 
 def test_a_penalty_entered_by_taps_on_the_phone(tmp_path: Path) -> None:
@@ -377,17 +412,26 @@ def phone_penalties(page: Page, server: WebServer) -> None:
     page.wait_for_selector("#penalty-box:not([hidden])")
     assert page.is_hidden("#claimant-box")  # two players: the other claims it
     page.select_option("#offender", label="Bob")
-    page.select_option("#penalty", label="drew out of turn (20)")
+    # the irregularities in a player's words (the referee's), with their points
+    offered = page.locator("#penalty option").all_inner_texts()
+    assert offered == [
+        "drawing out of turn (20)",
+        "playing with seven cards (20)",
+        "holding nine cards (200)",
+    ]
+    page.select_option("#penalty", label="drawing out of turn (20)")
     page.select_option("#option", label="taken off the offender's score")
     page.click("#enter-penalty")
     page.wait_for_selector('[data-entry="0"]')
     expect(page.locator('[data-side="1"] strong')).to_have_text("-20")
-    page.select_option("#penalty", label="nine cards (200)")
+    page.select_option("#penalty", label="holding nine cards (200)")
     page.select_option("#option", label="added to the injured player's score")
     page.click("#enter-penalty")
     page.wait_for_selector('[data-entry="1"]')
     expect(page.locator('[data-side="0"] strong')).to_have_text("200")
-    assert "penalty: Bob, nine cards, add" in page.inner_text('[data-entry="1"]')
+    # said once, as a player says it: who, what he did, who scored what
+    said = page.inner_text('[data-entry="1"] > span')
+    assert said == "hand 1: penalty on Bob for holding nine cards: Ann +200"
     sheet_id = page.url.split("/sheet/")[1].split("#")[0]
     assert server.get(f"/api/sheets/{sheet_id}")["scores"] == [200, -20]
     # the first was added to Ann's score after all: fixed by its button

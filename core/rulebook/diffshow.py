@@ -120,6 +120,29 @@ def as_json(found: Sequence[Book], found_differences: Sequence[Difference]) -> d
     }
 
 
+def _diff_table(found: Sequence[Book], found_differences: Sequence[Difference]) -> list[str]:
+    """The table's rows: a column a variant, each rule said in its rulebook's words.
+
+    A row names no setting's key: the sentences say the rule; the key (``game.target``)
+    is the row's tooltip, for a historian comparing the files.
+    """
+    head = "".join(f"<th>{escape(book.label)}</th>" for book in found)
+    out = [f"<table><tr>{head}</tr>"]
+    section = ""
+    for d in found_differences:
+        if d.section != section:
+            section = d.section
+            out.append(f'<tr><th colspan="{len(found)}">{escape(heading(section))}</th></tr>')
+        cells = "".join(
+            f"<td>{escape(side.text)}<br><small>{linked(side.source or ABSENT_SOURCE)}</small></td>"
+            if side is not None
+            else f"<td>{escape(ABSENT)}</td>"
+            for side in d.sides
+        )
+        out.append(f'<tr title="{escape(d.key)}">{cells}</tr>')
+    return [*out, "</table>"]
+
+
 def diff_html(rulesets: Sequence[Ruleset], sources: bool = False) -> str:
     """An HTML fragment: a table of the rules on which the variants differ, citations linked.
 
@@ -134,24 +157,7 @@ def diff_html(rulesets: Sequence[Ruleset], sources: bool = False) -> str:
         f"<p>{escape(summary(found, found_differences))}</p>",
     ]
     if found_differences:
-        head = "".join(f"<th>{escape(book.label)}</th>" for book in found)
-        out.append(f"<table><tr><th>Rule</th>{head}</tr>")
-        section = ""
-        for d in found_differences:
-            if d.section != section:
-                section = d.section
-                out.append(
-                    f'<tr><th colspan="{len(found) + 1}">{escape(heading(section))}</th></tr>'
-                )
-            cells = "".join(
-                f"<td>{escape(side.text)}<br><small>{linked(side.source or ABSENT_SOURCE)}"
-                "</small></td>"
-                if side is not None
-                else f"<td>{escape(ABSENT)}</td>"
-                for side in d.sides
-            )
-            out.append(f"<tr><td><code>{escape(d.key)}</code></td>{cells}</tr>")
-        out.append("</table>")
+        out += _diff_table(found, found_differences)
     cited = [s.source for d in found_differences for s in d.sides if s is not None and s.source]
     if cited:
         out += bibliography_html(cited)

@@ -18,7 +18,8 @@ as the raw key.
 
 Keys: a score event's rule and a combination's name as they are; a declared-card
 class as ``class.NAME``; a phase as ``phase.NAME``; an action's first word as
-``action.WORD``; the rule that refuses an action as ``rule.RULE``.
+``action.WORD``; the rule that refuses an action as ``rule.RULE``; an irregularity of
+the penalty table as ``irregularity.NAME`` (what the offender did, ``holding nine cards``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ ACTION = "action."
 """The prefix of an action's key, by its first word (``action.exchange``)."""
 RULE = "rule."
 """The prefix of the key of a rule that refuses an action (``rule.play.own_cards``)."""
+IRREGULARITY = "irregularity."
+"""The prefix of an irregularity's key, by its name in the penalty table
+(``irregularity.nine_cards``)."""
 
 _KEY = re.compile(r"[a-z]+(?:[._][a-z]+)+")
 """What a key looks like: lower-case words joined by dots or underscores."""
@@ -158,6 +162,13 @@ class Words(Mapping[str, str]):
     def rule(self, key: str) -> str:
         """A refusal's rule in words (``play.own_cards`` -> what that rule says)."""
         return self._words.get(RULE + key) or readable(key)
+
+    def irregularity(self, name: str) -> str:
+        """An irregularity in words (``nine_cards`` -> ``holding nine cards``).
+
+        Without words, its name with spaces (``nine cards``).
+        """
+        return self._words.get(IRREGULARITY + name) or name.replace("_", " ")
 
     def phase(self, name: str) -> str:
         """A phase in words (``turn`` -> what the player may do in it)."""

@@ -25,8 +25,8 @@ from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.sheet.model import Entry, EntryTally, Sheet, SheetError, read_sheet
 from bezique.sheet.render import (
     entry_words,
-    events_words,
     scored_alone,
+    scored_words,
     sheet_csv,
     sheet_html,
     sheet_text,
@@ -289,7 +289,7 @@ def _say_entry(sheet: Sheet, number: int, done: EntryTally) -> None:
     if scored_alone(sheet.entries[number], done.events):
         said += f" {sum(e.points for e in done.events):+d}"
     elif done.events:
-        said += ": " + events_words(sheet, done.events)
+        said += ": " + scored_words(sheet, sheet.entries[number], done.events)
     print(said)
     if done.checks:
         print(f"checked: {'; '.join(done.checks)}")

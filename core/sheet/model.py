@@ -100,6 +100,9 @@ class PenaltyOffer:
     points: int
     options: tuple[str, ...]
     """How the player not at fault may claim it: ``add``, ``deduct``, or either."""
+    words: str = ""
+    """The irregularity in a player's words (``drawing out of turn``), the variant's
+    (:meth:`~bezique.rules.words.Words.irregularity`)."""
 
 
 @dataclass
@@ -152,6 +155,11 @@ def _words_key(text: str) -> str:
     """A name as the sheet compares it: lower case, spaces for underscores, no leading 'the'."""
     said = " ".join(text.replace("_", " ").lower().split())
     return said[4:] if said.startswith("the ") else said
+
+
+def penalty_key(name: str) -> str:
+    """A penalty's key in the variant's table, from its name as typed (``nine cards``)."""
+    return _words_key(name).replace(" ", "_")
 
 
 class Sheet:
@@ -297,7 +305,8 @@ class Sheet:
                     options.append(option)
                     points = abs(events[0].points)
             if options:
-                offers.append(PenaltyOffer(key.replace("_", " "), points, tuple(options)))
+                said = self.rules.words.irregularity(key)
+                offers.append(PenaltyOffer(key.replace("_", " "), points, tuple(options), said))
         return offers
 
     # ------------------------------------------------------------------ the tally
@@ -439,7 +448,7 @@ class _Tallier:
                 "the penalty"
             )
         caller = self.hooks["bezique_sheet_penalty"]
-        name = _words_key(entry.name).replace(" ", "_")
+        name = penalty_key(entry.name)
         try:
             events = caller(self.rules, name, offender, claimant, entry.option)
         except IllegalActionError as exc:

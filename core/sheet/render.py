@@ -8,7 +8,7 @@ import io
 from collections.abc import Sequence
 
 from bezique.actions import ScoreEvent
-from bezique.sheet.model import Entry, Sheet, Tally
+from bezique.sheet.model import Entry, Sheet, Tally, penalty_key
 
 
 def _sides(sheet: Sheet) -> list[str]:
@@ -30,10 +30,14 @@ def _result(sheet: Sheet, tally: Tally) -> str:
 
 
 def penalty_words(sheet: Sheet, entry: Entry) -> str:
-    """A penalty entry in words: the offender, the penalty, how and by whom it is claimed."""
-    said = f"penalty: {sheet.players[entry.player]}, {entry.name.replace('_', ' ')}"
-    if entry.option:
-        said += f", {entry.option}"
+    """A penalty entry in a player's words: the offender, the irregularity, who claims it.
+
+    ``penalty on Bob for drawing out of turn`` (the irregularity in the variant's words,
+    :meth:`~bezique.rules.words.Words.irregularity`), then ``, claimed by Cy`` when the
+    claimant is named; how it was claimed shows in whose points it changed.
+    """
+    done = sheet.rules.words.irregularity(penalty_key(entry.name))
+    said = f"penalty on {sheet.players[entry.player]} for {done}"
     if entry.claimant >= 0:
         said += f", claimed by {sheet.players[entry.claimant]}"
     return said
@@ -44,7 +48,8 @@ def entry_words(sheet: Sheet, entry: Entry) -> str:
 
     Who, the score's name, then the cards shown or the count (``Ann royal marriage KH
     QH``, ``Bob brisques, aces and tens won 9``); ``trumps H``, ``the stock is gone``,
-    ``hand over``; a penalty as :func:`penalty_words` says it.
+    ``hand over``; a penalty in a player's words, as :func:`penalty_words` says it (the
+    terminal takes it as ``penalty Bob drew out of turn add``).
     """
     if entry.kind == "hand_end":
         return "hand over"
@@ -60,16 +65,26 @@ def entry_words(sheet: Sheet, entry: Entry) -> str:
 
 
 def events_words(sheet: Sheet, events: Sequence[ScoreEvent]) -> str:
-    """Score events in words: each player's points and the rule (``Ann +20 (penalty: ...)``)."""
+    """Score events in words: each player's points and the rule (``Ann +20 (the last trick)``)."""
     say = sheet.rules.words.say
     return ", ".join(f"{sheet.players[e.player]} {e.points:+d} ({say(e.rule)})" for e in events)
+
+
+def scored_words(sheet: Sheet, entry: Entry, events: Sequence[ScoreEvent]) -> str:
+    """What an entry scored, in words: :func:`events_words`, of a penalty only who scored.
+
+    A penalty's words say the irregularity already, so its points read ``Ann +20``.
+    """
+    if entry.kind != "penalty":
+        return events_words(sheet, events)
+    return ", ".join(f"{sheet.players[e.player]} {e.points:+d}" for e in events)
 
 
 def scored_alone(entry: Entry, events: Sequence[ScoreEvent]) -> bool:
     """Whether a score entry scored for its player alone, said as its points (``+40``).
 
     Otherwise (a penalty, a carte blanche paid by the opponents) each event is said
-    (:func:`events_words`).
+    (:func:`scored_words`).
     """
     return entry.kind == "score" and all(e.player == entry.player for e in events)
 
@@ -84,7 +99,7 @@ def sheet_text(sheet: Sheet) -> str:
         if scored_alone(entry, done.events):
             said += f"  {sum(e.points for e in done.events):+d}"
         elif done.events:
-            said += f"  {events_words(sheet, done.events)}"
+            said += f"  {scored_words(sheet, entry, done.events)}"
         lines.append(said)
         if done.checks:
             lines.append(f"       checked: {'; '.join(done.checks)}")

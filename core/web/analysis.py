@@ -29,6 +29,8 @@ from typing import Any, TypedDict
 
 from bezique.actions import Action
 from bezique.bench.decisions import action_worths, mean_and_error
+from bezique.engine.state import PLAY
+from bezique.engine.tricks import hand_tricks
 from bezique.errors import BeziqueError
 from bezique.game import GameState, from_json
 from bezique.players import Player, decide, player_for
@@ -65,14 +67,21 @@ class ReviewItem(TypedDict):
     """The action's number in the game's history (from 0): the position before it."""
     hand: int
     """The hand it was played in (from 0)."""
+    trick: int
+    """The trick of the hand it was taken at (from 1): the trick being played, or, after
+    a trick (a declaration, an exchange, the end of the winner's turn), the trick just
+    won; 0 before the hand's first trick."""
+    when: str
+    """When, as the log of the table counts (``hand 1, trick 5``, ``hand 1, after trick
+    4``), so that a player finds the move."""
     played: str
     """The action played, in the text notation (``play AS``)."""
     played_words: str
-    """The action played, in words."""
+    """The action played, in words, as the log tells it (``played AS``)."""
     bot: str
     """The bot's choice in the same position, in the text notation."""
     bot_words: str
-    """The bot's choice, in words."""
+    """The bot's choice, in words, as a choice is offered (``play 9H``)."""
     cost: float
     """The points the choice cost against the bot's: the bot's action's mean lead at the
     hand's end less the played one's (negative: the played action did better)."""
@@ -201,16 +210,30 @@ def _reviewed(
     cost, error = _mean_and_spread([b - w for b, w in zip(better, worse, strict=True)])
     words = position.rules.words.action
     played_text, bot_text = position.action_text(played), position.action_text(chosen)
+    trick, when = _when(position)
     return ReviewItem(
         index=index,
         hand=position.hand_no,
+        trick=trick,
+        when=when,
         played=played_text,
-        played_words=words(played_text),
+        played_words=words(played_text, past=True),
         bot=bot_text,
         bot_words=words(bot_text),
         cost=cost,
         error=error,
     )
+
+
+def _when(position: GameState) -> tuple[int, str]:
+    """The trick a decision is taken at (see :attr:`ReviewItem.trick`), and it in words."""
+    hand = position.hand_no
+    won = len(hand_tricks(position.tricks, hand))
+    if position.phase == PLAY:
+        return won + 1, f"hand {hand + 1}, trick {won + 1}"
+    if won:
+        return won, f"hand {hand + 1}, after trick {won}"
+    return 0, f"hand {hand + 1}, before the first trick"
 
 
 def _mean_and_spread(values: Sequence[float]) -> tuple[float, float]:

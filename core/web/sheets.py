@@ -217,7 +217,12 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
             for kind in sheet.kinds.values()
         ],
         "penalties": [
-            {"name": offer.name, "points": offer.points, "options": list(offer.options)}
+            {
+                "name": offer.name,
+                "words": offer.words,
+                "points": offer.points,
+                "options": list(offer.options),
+            }
             for offer in sheet.penalties()
         ],
         "suits": list(rules.deck.suits),

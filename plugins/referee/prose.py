@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from bezique.hookspecs import RuleProse, hookimpl
+from bezique.rules.words import IRREGULARITY
 
 AWARD = {
     "injured_chooses": (
@@ -112,22 +113,29 @@ def penalty_table(p: Mapping[str, Any]) -> list[RuleProse]:
     return said
 
 
+IRREGULARITIES: Mapping[str, str] = {
+    "dealt_too_few": "too few cards dealt",
+    "dealt_too_many": "too many cards dealt",
+    "exposed_card": "a card exposed in the deal",
+    "drew_out_of_turn": "drawing out of turn",
+    "drew_two": "two cards drawn",
+    "played_with_seven": "playing with seven cards",
+    "overdrew": "a card too many drawn",
+    "nine_cards": "holding nine cards",
+    "both_too_many": "both players with too many cards",
+    "led_out_of_turn": "a lead out of turn",
+    "revoke": "a revoke",
+}
+"""Each irregularity of the penalty table in a player's words (``holding nine cards``)."""
+
 WORDS: Mapping[str, str] = {
     "phase.remedy": "choose the remedy",
-    "penalties.dealt_too_few": "penalty: too few cards dealt",
-    "penalties.dealt_too_many": "penalty: too many cards dealt",
-    "penalties.exposed_card": "penalty: a card exposed in the deal",
-    "penalties.drew_out_of_turn": "penalty: drawing out of turn",
-    "penalties.drew_two": "penalty: two cards drawn",
-    "penalties.played_with_seven": "penalty: playing with seven cards",
-    "penalties.overdrew": "penalty: a card too many drawn",
-    "penalties.nine_cards": "penalty: holding nine cards",
-    "penalties.both_too_many": "penalty: both players with too many cards",
-    "penalties.led_out_of_turn": "penalty: a lead out of turn",
-    "penalties.revoke": "penalty: a revoke",
+    **{f"penalties.{name}": f"penalty: {said}" for name, said in IRREGULARITIES.items()},
+    **{IRREGULARITY + name: said for name, said in IRREGULARITIES.items()},
     "penalties.new_deal": "a new deal (the deal's scores taken back)",
 }
-"""The words of the referee's phase and of its penalties' score keys."""
+"""The words of the referee's phase, of its penalties' score keys (``penalty: a revoke``)
+and of its irregularities (:meth:`~bezique.rules.words.Words.irregularity`)."""
 
 
 @hookimpl

@@ -91,7 +91,9 @@ function showEntries() {
   $("entries").replaceChildren(...sheet.entries.map((entry) => {
     const signed = (n) => (n >= 0 ? "+" : "") + n;
     const alone = entry.entry.kind === "score" && entry.scored.every((s) => s.side === entry.scored[0]?.side);
+    // a penalty's words say the irregularity: its points say only who scored what
     const points = alone ? `  ${signed(entry.points)}`
+      : entry.entry.kind === "penalty" ? ": " + entry.scored.map((s) => `${s.side} ${signed(s.points)}`).join(", ")
       : entry.scored.map((s) => `  ${s.side} ${signed(s.points)} (${s.words})`).join(",");
     const item = el("li", { "data-entry": entry.number },
       el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${points}` }));
@@ -133,7 +135,7 @@ function showPenaltyForm() {
   if (!sheet.penalties.length) return;
   keepChoice("offender", sheet.players.map((name, n) => el("option", { value: n, text: name })));
   keepChoice("penalty", sheet.penalties.map((offer, n) =>
-    el("option", { value: n, text: `${offer.name} (${offer.points})` })));
+    el("option", { value: n, text: `${offer.words} (${offer.points})` })));
   showPenaltyChoices();
 }
 

@@ -172,9 +172,11 @@ function draw() {
 
 function showReview(items) {
   const list = document.getElementById("review-list");
+  drawStatus();  // "Reviewing your play…" is over: the status says the game's again
   if (!items.length) { list.replaceChildren(el("li", { text: "The bot would have played as you did at every move it looked at." })); return; }
+  // each move found as the log counts: its hand and trick; told in the past
   list.replaceChildren(...items.map((item) => el("li", { text: cardsInText(
-    `Move ${item.index + 1}: you ${item.played_words}; the bot would ${item.bot_words} (about ${item.cost.toFixed(0)} points better, ±${item.error.toFixed(0)})`) })));
+    `${capital(item.when)}: you ${item.played_words}; the bot would have chosen to ${item.bot_words} (about ${item.cost.toFixed(0)} points better, ±${item.error.toFixed(0)})`) })));
 }
 
 function receive(event) {
@@ -191,6 +193,7 @@ function receive(event) {
       ? "Exact values under best play by both sides (points for your side, minus the other's, to the end of the hand)."
       : "Estimates by the search bot from what you can see (points, ± one standard error).";
     drawHand();
+    drawStatus();  // "Working out the values…" is over: the status says the move again
   } else if (message.kind === "review") {
     showReview(message.items);
   } else if (message.kind === "error") {
