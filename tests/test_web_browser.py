@@ -851,6 +851,16 @@ def test_the_lobby_tells_every_variant_apart(context, server):
     assert shown["rubicon-four-tens"] == "Rubicon bezique with any four tens scoring 90 (2 players)"
     assert shown["house-carte-blanche"] == "Ordinary bezique with carte blanche (2 players)"
     assert shown["ordinary"] == "Ordinary two-hand bezique (2 players)"
+    # a seat's choices: the bots in a player's words, the steady one for an empty seat
+    seat = page.locator('[data-seat="1"]')
+    assert seat.locator("option").all_inner_texts() == [
+        "you",
+        "a friend (gets a link)",
+        "a steady bot (heuristic)",
+        "a beginner bot (random)",
+        "a thinking bot (search)",
+    ]
+    assert seat.input_value() == "bot:heuristic"
 
 
 def test_the_move_controls_are_hidden_when_the_game_is_over(context, server):

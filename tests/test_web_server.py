@@ -95,6 +95,20 @@ BAD_SETUPS = {
 }
 
 
+def test_the_lobby_offers_the_bots_the_tables_name(client: TestClient, db: str) -> None:
+    offered = client.get("/api/bots").json()
+    assert offered == [
+        {"spec": "heuristic", "words": "a steady bot (heuristic)"},
+        {"spec": "random", "words": "a beginner bot (random)"},
+        {"spec": "search:iterations=400", "words": "a thinking bot (search)"},
+    ]
+    # each one is a seat a table takes, named as the lobby names it
+    bots = [{"kind": "bot", "spec": bot["spec"]} for bot in offered]
+    table, _ = new_table(client, variant="four-hand", seats=[TWO_SEATS[0], *bots])
+    setup, _ = Store(db).table(table) or ({}, [])
+    assert [s["name"] for s in setup["seats"][1:]] == ["steady bot", "beginner bot", "thinking bot"]
+
+
 @pytest.mark.parametrize("case", BAD_SETUPS.values(), ids=list(BAD_SETUPS))
 def test_a_bad_setup_is_refused_in_words_and_nothing_stored(
     client: TestClient, db: str, case: tuple[dict[str, Any], str]

@@ -72,6 +72,8 @@ def test_a_sheet_is_made_and_its_entries_total_by_the_table(client: TestClient, 
     assert view["hands"] == [[110, 160], [0, 0]]
     assert [e["points"] for e in view["entries"]] == [0, 40, 40, 20, 0, 70, 90, 10, 0]
     assert view["entries"][1]["words"] == "Ann bezique QS JD"
+    # what each scored, said as the terminal's sheet says it: the page shows these words
+    assert [e["said"] for e in view["entries"][:3]] == ["", " +40", " +40"]
     assert view["over"] is False and view["first_dealer"] == 1
     # the checks that ran: the cards were checked for the bezique, not for the bare marriage
     assert any("form the combination" in c for c in view["entries"][1]["checks"])
@@ -338,6 +340,7 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
         {"side": "Bob", "points": -20, "words": "penalty: drawing out of turn"}
     ]
     assert entry["words"] == "penalty on Bob for drawing out of turn"
+    assert entry["said"] == ": Bob -20"
     assert answer.json()["scores"] == [0, -20]
     # the file holds what the terminal's `penalty Bob drew out of turn deduct` holds
     assert stored(db, sheet)[0]["entries"] == [
@@ -367,6 +370,8 @@ def test_a_penalty_is_offered_from_the_variants_table_and_entered_as_the_termina
     assert claimed.status_code == 200 and claimed.json()["scores"] == [0, 20]
     said = claimed.json()["entries"][0]["words"]
     assert said == "penalty on A for drawing out of turn, claimed by B"
+    # a partner's points said by the player who claimed them, not by the side
+    assert claimed.json()["entries"][0]["said"] == ": B +20"
 
 
 def test_a_penalty_is_fixed_as_a_score_is(client: TestClient, db: str) -> None:

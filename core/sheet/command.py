@@ -24,9 +24,8 @@ from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name, ruleset_for
 from bezique.sheet.model import Entry, EntryTally, Sheet, SheetError, read_sheet
 from bezique.sheet.render import (
+    entry_said,
     entry_words,
-    scored_alone,
-    scored_words,
     sheet_csv,
     sheet_html,
     sheet_text,
@@ -285,12 +284,9 @@ def _save(path: str, sheet: Sheet) -> None:
 
 def _say_entry(sheet: Sheet, number: int, done: EntryTally) -> None:
     """Print what entry ``number`` scored, in which hand, and which checks ran."""
-    said = f"entry {number}, hand {done.hand + 1}: {entry_words(sheet, sheet.entries[number])}"
-    if scored_alone(sheet.entries[number], done.events):
-        said += f" {sum(e.points for e in done.events):+d}"
-    elif done.events:
-        said += ": " + scored_words(sheet, sheet.entries[number], done.events)
-    print(said)
+    entry = sheet.entries[number]
+    said = f"entry {number}, hand {done.hand + 1}: {entry_words(sheet, entry)}"
+    print(said + entry_said(sheet, entry, done.events))
     if done.checks:
         print(f"checked: {'; '.join(done.checks)}")
 

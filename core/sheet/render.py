@@ -89,6 +89,25 @@ def scored_alone(entry: Entry, events: Sequence[ScoreEvent]) -> bool:
     return entry.kind == "score" and all(e.player == entry.player for e in events)
 
 
+def points_said(sheet: Sheet, entry: Entry, events: Sequence[ScoreEvent]) -> str:
+    """What an entry scored, as the sheet says it after the entry's words.
+
+    ``+40`` when it scored for its player alone (:func:`scored_alone`), else each
+    event (:func:`scored_words`); nothing when it scored nothing.
+    """
+    if scored_alone(entry, events):
+        return f"{sum(e.points for e in events):+d}"
+    return scored_words(sheet, entry, events) if events else ""
+
+
+def entry_said(sheet: Sheet, entry: Entry, events: Sequence[ScoreEvent]) -> str:
+    """The end of an entry's line: `` +40``, ``: Ann +20, …`` or nothing (:func:`points_said`)."""
+    said = points_said(sheet, entry, events)
+    if not said:
+        return ""
+    return f" {said}" if scored_alone(entry, events) else f": {said}"
+
+
 def sheet_text(sheet: Sheet) -> str:
     """The entries, what each scored and which checks ran, each hand's points and the totals."""
     tally = sheet.tally()
@@ -96,10 +115,8 @@ def sheet_text(sheet: Sheet) -> str:
     lines = [f"{sheet.variant}: {', '.join(names)}"]
     for number, (entry, done) in enumerate(zip(sheet.entries, tally.entries, strict=True)):
         said = f"{number:>3}  hand {done.hand + 1}  {entry_words(sheet, entry)}"
-        if scored_alone(entry, done.events):
-            said += f"  {sum(e.points for e in done.events):+d}"
-        elif done.events:
-            said += f"  {scored_words(sheet, entry, done.events)}"
+        if done.events:
+            said += f"  {points_said(sheet, entry, done.events)}"
         lines.append(said)
         if done.checks:
             lines.append(f"       checked: {'; '.join(done.checks)}")

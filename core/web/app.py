@@ -14,7 +14,8 @@ server's own scripts):
   differences from the variant it builds on.
 
 Requests (JSON in and out; every refusal is ``{"error": "..."}`` with status 400,
-403 or 404, and changes nothing): ``GET /api/variants``, ``POST /api/tables``,
+403 or 404, and changes nothing): ``GET /api/variants``, ``GET /api/bots`` (what a
+seat may be given), ``POST /api/tables``,
 ``GET /api/tables/ID/record`` (the seat's token in ``X-Seat-Token``; once the game is
 over), ``POST /api/records`` (a record to replay), ``GET /api/records/ID/step/N``,
 ``POST /api/records/ID/play-on``; the score sheets' (:mod:`bezique.web.sheets`; a change
@@ -57,7 +58,7 @@ from bezique.web.bots import BotPool
 from bezique.web.seatview import seat_message
 from bezique.web.server import Server
 from bezique.web.store import Store
-from bezique.web.tables import HUMAN, SetupError, Table, house_variant, new_table
+from bezique.web.tables import HUMAN, SetupError, Table, house_variant, lobby_bots, new_table
 
 MAX_BODY = 300 * 1024
 """The largest request body taken (a house rule's YAML is at most 256 KiB)."""
@@ -123,6 +124,10 @@ class Pages:
     async def variants(self, request: Request) -> Response:
         """``GET /api/variants``: every registered variant, its title, players and summary."""
         return JSONResponse(replays.variant_list())
+
+    async def bots(self, request: Request) -> Response:
+        """``GET /api/bots``: the bots a seat may be given, each its spec and its words."""
+        return JSONResponse(lobby_bots())
 
     async def create(self, request: Request) -> Response:
         """``POST /api/tables``: set up a table; its id and each person's link."""
@@ -430,6 +435,7 @@ def make_app(db: str, workers: int = 2) -> ASGIApp:
         Route("/rules/{name}", pages.rules),
         Route("/tables/{table}/rules", pages.table_rules),
         Route("/api/variants", pages.variants),
+        Route("/api/bots", pages.bots),
         Route("/api/tables", pages.create, methods=["POST"]),
         Route("/api/tables/{table}/record", pages.record),
         Route("/api/records", pages.upload, methods=["POST"]),

@@ -24,7 +24,7 @@ from bezique.errors import BeziqueError
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
 from bezique.sheet import MAX_ENTRIES, Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
-from bezique.sheet.render import entry_words
+from bezique.sheet.render import entry_said, entry_words
 from bezique.web.store import Store
 from bezique.web.tables import house_variant, token_hash
 
@@ -185,6 +185,7 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
                 "entry": entry.to_json(),
                 "words": entry_words(sheet, entry),
                 "points": sum(e.points for e in done.events),
+                "said": entry_said(sheet, entry, done.events),
                 "scored": [
                     {
                         "side": sides[rules.side_of[e.player]],

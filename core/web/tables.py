@@ -46,6 +46,8 @@ HUMAN, BOT = "human", "bot"
 """The kinds of seat."""
 BOT_WORDS = {"heuristic": "steady", "random": "beginner", "search": "thinking"}
 """What the lobby calls each kind of bot: a bot seat left unnamed is named ``steady bot``."""
+LOBBY_BOTS = ("heuristic", "random", "search:iterations=400")
+"""The bots the lobby offers for a seat, as player specs, the first its choice for an empty seat."""
 
 
 class SetupError(BeziqueError):
@@ -263,6 +265,15 @@ def _checked_seats(seats: Sequence[Mapping[str, Any]], players: int) -> list[dic
         raise SetupError("seats: give at least one seat to a person")
     _number_unnamed_bots(checked, [not (seat.get("name") or "").strip() for seat in seats])
     return checked
+
+
+def lobby_bots() -> list[dict[str, str]]:
+    """The lobby's bots: each one's spec and its words (``a steady bot (heuristic)``)."""
+    offered = []
+    for spec in LOBBY_BOTS:
+        kind = parse_spec(spec)[0]
+        offered.append({"spec": spec, "words": f"a {bot_name(spec)} ({kind})"})
+    return offered
 
 
 def bot_name(spec: str) -> str:

@@ -1,18 +1,14 @@
 // The lobby: choose a variant (or paste house rules), the seats and a deal; open the table.
 "use strict";
 
-const BOTS = [
-  ["heuristic", "a steady bot (heuristic)"],
-  ["random", "a beginner bot (random)"],
-  ["search:iterations=400", "a thinking bot (search)"],
-];
+let bots = [];  // the server's: each {spec, words}
 let variants = [];
 
 function seatRow(number, kind) {
   const choice = el("select", { "data-seat": number, "aria-label": `seat ${number + 1}` },
     el("option", { value: "you", text: "you" }),
     el("option", { value: "friend", text: "a friend (gets a link)" }),
-    ...BOTS.map(([spec, words]) => el("option", { value: "bot:" + spec, text: words })));
+    ...bots.map((bot) => el("option", { value: "bot:" + bot.spec, text: bot.words })));
   choice.value = kind;
   const name = el("input", { "data-name": number, placeholder: "name (optional)", size: 14, maxlength: 40 });
   return el("div", { class: "row seat" }, el("span", { text: `Seat ${number + 1}` }), choice, name);
@@ -22,7 +18,7 @@ function showSeats() {
   const found = variants.find((v) => v.name === document.getElementById("variant").value);
   const players = found ? found.players : 2;
   const box = document.getElementById("seats");
-  box.replaceChildren(...Array.from({ length: players }, (_, n) => seatRow(n, n === 0 ? "you" : "bot:heuristic")));
+  box.replaceChildren(...Array.from({ length: players }, (_, n) => seatRow(n, n === 0 ? "you" : "bot:" + bots[0].spec)));
   document.getElementById("summary").textContent = found ? found.summary : "";
   document.getElementById("rules-link").href = "/rules/" + encodeURIComponent(found ? found.name : "ordinary");
 }
@@ -87,7 +83,7 @@ function followHouse() {
 }
 
 async function load() {
-  variants = await requestJson("/api/variants");
+  [variants, bots] = await Promise.all([requestJson("/api/variants"), requestJson("/api/bots")]);
   const choice = document.getElementById("variant");
   choice.replaceChildren(...variants.map((v) => el("option", { value: v.name, text: `${v.label} (${v.players} players)` })));
   choice.value = "ordinary";

@@ -89,14 +89,9 @@ function entryWords(entry) {
 
 function showEntries() {
   $("entries").replaceChildren(...sheet.entries.map((entry) => {
-    const signed = (n) => (n >= 0 ? "+" : "") + n;
-    const alone = entry.entry.kind === "score" && entry.scored.every((s) => s.side === entry.scored[0]?.side);
-    // a penalty's words say the irregularity: its points say only who scored what
-    const points = alone ? `  ${signed(entry.points)}`
-      : entry.entry.kind === "penalty" ? ": " + entry.scored.map((s) => `${s.side} ${signed(s.points)}`).join(", ")
-      : entry.scored.map((s) => `  ${s.side} ${signed(s.points)} (${s.words})`).join(",");
+    // what it scored, as the terminal's sheet says it (the server's words)
     const item = el("li", { "data-entry": entry.number },
-      el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${points}` }));
+      el("span", { text: `hand ${entry.hand}: ${entryWords(entry)}${entry.said}` }));
     if (entry.checks.length) {
       item.append(el("details", {}, el("summary", { text: "checked" }),
         el("ul", {}, ...entry.checks.map((c) => el("li", { text: c })))));
