@@ -129,7 +129,7 @@ def test_replay_prints_hand_and_game_scores(
     assert lines[0] == f"variant ordinary: {len(state.history)} actions replayed"
     for summary in hand_summaries(state):
         points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(summary["points"]))
-        assert f"hand {summary['hand']}: {points}" in lines
+        assert f"hand {summary['hand'] + 1}: {points}" in lines  # counted from 1
     assert f"game: seat 0: {state.scores[0]}, seat 1: {state.scores[1]}" in lines
     doing = state.rules.words.phase(state.phase)
     assert lines[-1] == f"game not finished: seat {state.to_act} to act ({doing})"
@@ -425,7 +425,7 @@ def test_replay_a_real_game_with_a_penalty(
     path.write_text(json.dumps(refereed_record()), encoding="utf-8")
     status, out, _ = run(capsys, "replay", str(path))
     assert status == 0
-    assert "hand 0: seat 0: -200, seat 1: 10" in out
+    assert "hand 1: seat 0: -200, seat 1: 10" in out
 
 
 def test_replay_refuses_a_late_claim_with_its_reason(

@@ -106,7 +106,8 @@ def test_a_whole_hand_typed_at_the_terminal_replays_with_the_scores_shown(tmp_pa
     assert over and game, shown
     out = replayed(tmp_path, "bezique-game.json")
     assert "players: human, random\n" in out
-    assert f"hand 0: seat 0: {over[1]}, seat 1: {over[2]}\n" in out
+    # the hand the table called hand 1, its points the same
+    assert f"hand 1: seat 0: {over[1]}, seat 1: {over[2]}\n" in out
     assert f"game: seat 0: {game[1]}, seat 1: {game[2]}\n" in out
 
 

@@ -328,7 +328,7 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"variant {result['variant']}: {result['actions']} actions replayed")
     for hand in result["hands"]:
         points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(hand["points"]))
-        print(f"hand {hand['hand']}: {points}")
+        print(f"hand {hand['hand'] + 1}: {points}")  # counted from 1, as the table says it
     totals = ", ".join(f"{state.side_name(s)}: {p}" for s, p in enumerate(result["scores"]))
     print(f"game: {totals}")
     if state.is_over():
