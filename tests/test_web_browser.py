@@ -36,6 +36,7 @@ from webserver import WebServer
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from bezique.actions import Kind
 from bezique.game import GameState, new_game, ruleset_for
 from bezique.players import decide, player_for
 from bezique.records.record import hand_summaries, record_of, replay
@@ -753,6 +754,11 @@ def test_the_table_on_a_phone_and_a_desktop(browser, server, tmp_path, dialogs):
                 "cards => cards.map(c => c.getBoundingClientRect().right)"
             ):
                 assert box <= viewport["width"], f"{name}: a card of the hand is off the screen"
+            # the header's links (the rules, a new table) are tall enough for a finger
+            heights = page.locator("header a").evaluate_all(
+                "links => links.map(a => a.getBoundingClientRect().height)"
+            )
+            assert len(heights) == 2 and min(heights) >= TAP, heights
             screenshot(page, name, tmp_path)
         finally:
             made.close()
@@ -999,6 +1005,25 @@ def test_a_polish_declaration_is_said_without_a_list_of_cards(context, server):
     button.click()
     seat.wait_past(moves)
     assert page.inner_text("#log").split("\n")[0] == f"Ann declared {named}"
+
+
+def announces(state: GameState) -> bool:
+    """A second combination may be announced, to be scored at a later trick (Rubicon)."""
+    return any(action.kind == Kind.ANNOUNCE for action in state.legal_actions())
+
+
+def test_an_announcement_says_what_it_will_score(context, server):
+    record, step = bots_until("rubicon", announces)
+    page = context.new_page()
+    seat = seated_at(page, server, record, step)
+    offer = next(a for a in seat.view()["legal"] if a["kind"] == "announce")
+    name = offer["text"].split(" ")[1]
+    table = new_game("rubicon").rules.data["declarations"]["combinations"][name]["points"]
+    text = offer["text"]
+    button = page.locator(f'#actions button[data-action="{text}"]')
+    # F325: one combination scored a trick, another announced and scored at a later one
+    said = button.locator(".points").inner_text()
+    assert said == f"{table} points, scored at a trick you win"
 
 
 def test_the_bots_are_named_as_the_lobby_names_them_and_numbered(context, server):

@@ -406,9 +406,18 @@ def test_after_the_stock_the_values_are_exact(client: TestClient) -> None:
 
 
 def test_a_tables_rulebook_says_how_its_house_rule_differs(client: TestClient) -> None:
-    table, _ = new_table(client, house=SHORT_GAME)
+    table, tokens = new_table(client, house=SHORT_GAME)
     page = client.get(f"/tables/{table}/rules").text
     assert "How it differs from" in page and "300" in page
+    # the header names the house rule, not only the game it builds on
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"token": tokens[0]})
+        assert socket.receive_json()["title"] == "Ordinary two-hand bezique: short"
+    summed = SHORT_GAME.replace("name: short\n", "name: short\nsummary: Ordinary bezique to 300.\n")
+    table, tokens = new_table(client, house=summed)
+    with client.websocket_connect(f"/ws/{table}") as socket:
+        socket.send_json({"token": tokens[0]})
+        assert socket.receive_json()["title"] == "Ordinary bezique to 300"
     assert client.get("/rules/nothing-such").status_code == 400
     assert client.get("/rules/pyproject.yaml").status_code == 404
 

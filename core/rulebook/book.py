@@ -19,13 +19,13 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from bezique.errors import PluginError
+from bezique.errors import BeziqueError, PluginError
 from bezique.hookspecs import RuleProse
 from bezique.rulebook import declaring, making, scoring
 from bezique.rulebook.origins import Inheritance
 from bezique.rulebook.sections import Said, order
 from bezique.rules.english import value
-from bezique.rules.ruleset import Ruleset
+from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.rules.words import Words
 
 OTHER = "other"
@@ -138,20 +138,39 @@ def list_label(ruleset: Ruleset) -> str:
     is named by the first clause of its own summary, the sources it cites left out
     ("Rubicon bezique with any four tens scoring 90"), after its title when that clause
     does not start with the title's first word; without a summary of its own, by its
-    title and its name ("Rubicon bezique (...): our-house").
+    title and its name ("Rubicon bezique (...): our-house").  A house rule pasted into
+    a page, whose own file is on no disk, is told from its parent by their values.
     """
     variant = ruleset.variant
-    inheritance = Inheritance(variant)
-    if inheritance.top is None or inheritance.parent_of(("title",)) is None:
+    own = _own_title_and_summary(ruleset)
+    if own is None or own[0]:
         return variant.title
-    said = ""
-    if inheritance.parent_of(("summary",)) is None:
-        said = _first_clause(variant.summary)
+    said = _first_clause(variant.summary) if own[1] else ""
     if not said:
         return f"{variant.title}: {variant.name}"
     if said.split(" ")[0].lower() == variant.title.split(" ")[0].lower():
         return said
     return f"{variant.title}: {said}"
+
+
+def _own_title_and_summary(ruleset: Ruleset) -> tuple[bool, bool] | None:
+    """Whether the variant's own file set its title, and its summary; None for no overlay.
+
+    Read from the chain of files; for a file on no disk (``house.yaml`` of a page), by
+    comparing its values with those of the parent it extends.
+    """
+    variant = ruleset.variant
+    inheritance = Inheritance(variant)
+    if inheritance.top is not None:
+        own_title = inheritance.parent_of(("title",)) is None
+        return own_title, inheritance.parent_of(("summary",)) is None
+    if len(variant.chain) < 2 or variant.overrides:
+        return None
+    try:
+        parent = ruleset_for(variant.chain[-2]).variant
+    except BeziqueError:
+        return None
+    return variant.title != parent.title, variant.summary != parent.summary
 
 
 def _first_clause(summary: str) -> str:

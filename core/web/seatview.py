@@ -59,7 +59,7 @@ def seat_message(table: Table, seat: int) -> dict[str, Any]:
         "table": table.id,
         "seat": seat,
         "moves": len(state.history),
-        "title": state.rules.variant.title,
+        "title": table.title,
         "names": [s.name for s in table.seats],
         "bots": [s.kind == "bot" for s in table.seats],
         "observation": seen,
@@ -116,6 +116,11 @@ def _legal(state: GameState, seat: int, shown: list[str]) -> list[dict[str, Any]
         elif action.kind == Kind.DECLARE and state.phase in (PLAY, TURN):
             entry["points"] = _points(state, action, seat)
             entry["cards"] = text.split(" ")[2:]
+        elif action.kind == Kind.ANNOUNCE:
+            entry["cards"] = text.split(" ")[2:]
+            later = _announced_points(state, action, seat)
+            if later is not None:
+                entry["points"], entry["later"] = later, True
         listed.append(entry)
     return listed
 
@@ -125,6 +130,21 @@ def _points(state: GameState, action: Action, seat: int) -> int:
     copy = state.clone()
     before = len(copy.events)
     copy.apply(action)
+    return sum(e.points for e in copy.events[before:] if e.player == seat)
+
+
+def _announced_points(state: GameState, action: Action, seat: int) -> int | None:
+    """What an announced combination scores when it is scored (at a trick won later).
+
+    Its declaration carried out on a copy of the game by the variant's own declaring
+    role, as it will be once scored; None when the role carries out no such declaration.
+    """
+    copy = state.clone()
+    before = len(copy.events)
+    try:
+        copy.rules.declaring.apply(copy, seat, Action(Kind.DECLARE, action.cards, action.combo))
+    except Exception:  # a plugin's role that declares only what it offers: no figure shown
+        return None
     return sum(e.points for e in copy.events[before:] if e.player == seat)
 
 

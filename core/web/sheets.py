@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema
 
 from bezique.errors import BeziqueError
+from bezique.rulebook.book import list_label
 from bezique.rules.pinned import recorded_as
 from bezique.rules.ruleset import is_variant_name
 from bezique.sheet import MAX_ENTRIES, Entry, Sheet, SheetError, sheet_csv, sheet_html, sheet_schema
@@ -200,7 +201,7 @@ def sheet_view(sheet_id: str, sheet: Sheet) -> dict[str, Any]:
     return {
         "id": sheet_id,
         "variant": sheet.variant,
-        "title": rules.variant.title,
+        "title": list_label(rules),
         "overrides": sheet.overrides,
         "players": sheet.players,
         "first_dealer": sheet.first_dealer,

@@ -28,6 +28,7 @@ from bezique.game import GameState, new_game
 from bezique.players import parse_spec, player_for
 from bezique.records.journal import Journal
 from bezique.records.record import record_of
+from bezique.rulebook.book import list_label
 from bezique.variant import Variant, load_variant_text
 from bezique.web.store import Store
 
@@ -88,6 +89,11 @@ class Table:
         self.store = store
         self.seats = [Seat(s["kind"], s["name"], s["spec"], s["token"]) for s in setup["seats"]]
         self.journal = Journal([seat.name for seat in self.seats])
+        self.title: str = setup.get("title") or list_label(state.rules)
+        """What the table's header calls its game: a house rule told from its parent.
+
+        Set when the table is made, while the pasted house rule is at hand (the table
+        keeps only its parent and its overrides)."""
         self.thinking = -1
         """The bot seat now thinking, or -1."""
 
@@ -222,7 +228,7 @@ def new_table(
         "decks": saved["decks"],
         "first_dealer": state.first_dealer,
         "referee": referee,
-        "title": state.rules.variant.title,
+        "title": list_label(state.rules),
         "seats": checked,
     }
     table_id = secrets.token_hex(8)

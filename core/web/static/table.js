@@ -101,7 +101,10 @@ function drawHand() {
     const button = el("button", { onclick: () => act(a.id), title: a.text, "data-action": a.text,
       onmouseenter: () => mark(a.cards), onmouseleave: () => mark([]), onfocus: () => mark(a.cards), onblur: () => mark([]) },
       cardsInText(capital(a.words)));
-    if (a.points !== undefined) button.append(el("span", { class: "points", text: `${a.points} points` }));
+    if (a.points !== undefined) {
+      const when = a.later ? ", scored at a trick you win" : "";
+      button.append(el("span", { class: "points", text: `${a.points} points${when}` }));
+    }
     if (values[a.text] !== undefined) button.append(el("span", { class: "value", text: " " + valueText(values[a.text]) }));
     return button;
   }));
