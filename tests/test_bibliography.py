@@ -38,6 +38,7 @@ from bezique.variant.bibliography import (
     citations_in,
     code_shaped_in,
     parse_bibliography,
+    uncited,
 )
 
 REPO = Path(__file__).resolve().parent.parent
@@ -193,6 +194,35 @@ def test_citations_are_found_in_free_text_with_their_place() -> None:
         "reading-R-C1",
         "reading-S07a",
     ]
+
+
+UNCITED = {
+    "S3's two-hand game - one declaration at a time (S3's text ends before it).": (
+        "Two-hand game - one declaration at a time."
+    ),
+    "Four-hand bezique (EB9, four packs, each for himself)": (
+        "Four-hand bezique (four packs, each for himself)"
+    ),
+    "Grand bezique (EB9 four-pack game, also called Chinese)": (
+        "Grand bezique (also called Chinese)"
+    ),
+    "Six-pack bezique with the dealer's lift (PW6, HER).": (
+        "Six-pack bezique with the dealer's lift."
+    ),
+    "Ordinary bezique with S0's swapped bezique cards (S0 footnote 4)": (
+        "Ordinary bezique with swapped bezique cards"
+    ),
+    # a name that is no code stays, and so does a parenthesis of words
+    "One declaration scored a trick (Foster), four tens scoring 90 (by agreement).": (
+        "One declaration scored a trick (Foster), four tens scoring 90 (by agreement)."
+    ),
+    "Polish (open) bezique": "Polish (open) bezique",
+}
+
+
+@pytest.mark.parametrize(("text", "plain"), UNCITED.items())
+def test_a_title_or_summary_is_said_to_players_without_its_codes(text: str, plain: str) -> None:
+    assert uncited(text) == plain
 
 
 GOOD = """\

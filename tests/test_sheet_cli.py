@@ -140,7 +140,11 @@ def test_new_refuses_a_file_that_exists_unless_told_to_overwrite(
         ((), "Ann marriage KX QS", "marriage: 'KX' is not a card"),
         ((), "trumps Z", "trumps: name one suit of S H D C"),
         # a second last trick in the hand: the packs hold one
-        ((), "Bob last trick", "entries[5]: 1 the last trick would make 2 in the hand, and the"),
+        (
+            (),
+            "Bob last trick",
+            "entries[5]: 1 the last trick of the stock would make 2 in the hand",
+        ),
         # a third queen of spades in two packs
         ((), "Bob four queens QS QS QS QD", "entries[5]: 3 of QS: the 2 packs hold 2 at most"),
         # hearts are trumps: a royal marriage in spades is none
@@ -219,7 +223,9 @@ def test_show_of_a_bad_file_says_where_and_exits_1(
     bad.write_text(json.dumps(data))
     status, out, err = run(capsys, "sheet", "show", str(bad))
     assert (status, out) == (1, "")
-    assert err.startswith(f"bezique: {bad}: entries[5]: 1 the last trick would make 2 in the hand")
+    assert err.startswith(
+        f"bezique: {bad}: entries[5]: 1 the last trick of the stock would make 2 in the hand"
+    )
     bad.write_text("{")
     assert run(capsys, "sheet", "show", str(bad))[:2] == (1, "")
     assert run(capsys, "sheet", "add", str(bad), "hand", "over")[0] == 1

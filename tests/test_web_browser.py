@@ -867,6 +867,10 @@ def test_the_lobby_tells_every_variant_apart(context, server):
         "a thinking bot (search)",
     ]
     assert seat.input_value() == "bot:heuristic"
+    # the summary under the choice, in a player's words: no source codes
+    page.select_option("#variant", "eb1875")
+    said = page.inner_text("#summary")
+    assert said.startswith("Two-hand game - several declarations a trick, swapped bezique cards")
 
 
 def test_the_move_controls_are_hidden_when_the_game_is_over(context, server):
@@ -1036,6 +1040,8 @@ def test_the_bots_are_named_as_the_lobby_names_them_and_numbered(context, server
         view = seat.wait_for_move(view["moves"])
     bots = ["steady bot 2", "steady bot 3", "beginner bot"]
     assert view["names"] == ["player 1", *bots]
+    # the header names the game without the source code its file's title cites (EB9)
+    assert page.inner_text("#title") == "Four-hand bezique (four packs, each for himself)"
     assert page.locator("#others .seat > .name").all_inner_texts() == bots
     shown = page.locator("#score-line").inner_text()
     assert shown.startswith(" · ".join(f"{name} 0" for name in ["player 1", *bots]))

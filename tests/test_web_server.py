@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from bezique.game import GameState
 from bezique.records.record import replay
+from bezique.variant.bibliography import citations_in
 from bezique.web.analysis import exact_values
 from bezique.web.app import make_app
 from bezique.web.store import Store
@@ -93,6 +94,17 @@ BAD_SETUPS = {
         "must be a variant name or a file name without any folder part",
     ),
 }
+
+
+def test_the_lobby_lists_the_variants_in_a_players_words(client: TestClient) -> None:
+    listed = client.get("/api/variants").json()
+    # the source codes are the historians' (the rulebook keeps them), not the player's
+    assert [v["label"] for v in listed if citations_in(v["label"])] == []
+    assert [v["plain_summary"] for v in listed if citations_in(v["plain_summary"])] == []
+    by_name = {v["name"]: v for v in listed}
+    assert by_name["four-hand"]["title"] == "Four-hand bezique (EB9, four packs, each for himself)"
+    assert by_name["four-hand"]["label"] == "Four-hand bezique (four packs, each for himself)"
+    assert by_name["eb1875"]["plain_summary"].startswith("Two-hand game - several declarations")
 
 
 def test_the_lobby_offers_the_bots_the_tables_name(client: TestClient, db: str) -> None:

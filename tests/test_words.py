@@ -62,6 +62,17 @@ def test_the_built_in_plugins_give_their_words_through_the_hook() -> None:
     assert "rubicon.game" not in ruleset_for("ordinary").words  # only the variant's plugins
 
 
+def test_the_last_trick_is_said_as_the_variant_scores_it() -> None:
+    # S0 footnote 5: the trick that empties the stock, with eight tricks still to play;
+    # S2: the thirty-second, the hand's final trick
+    stock = ruleset_for("ordinary", {"last_trick": {"which": "stock_exhausting"}})
+    final = ruleset_for("ordinary", {"last_trick": {"which": "final"}})
+    assert stock.words.say("last_trick") == "the last trick of the stock"
+    assert final.words.say("last_trick") == "the last trick"
+    assert ruleset_for("eb1875").words.say("last_trick") == "the last trick of the stock"
+    assert ruleset_for("hoyle1909").words.say("last_trick") == "the last trick"
+
+
 def test_the_words_are_made_once_per_ruleset() -> None:
     rules = ruleset_for("ordinary")
     assert rules.words is rules.words

@@ -155,10 +155,14 @@ def figures(
 
 
 def rule_words(rule: str, rules: Sequence[Ruleset]) -> str:
-    """A score event's rule in words: those of the first variant compared that has any."""
-    for ruleset in rules:
-        if rule in ruleset.words:
-            return ruleset.words[rule]
+    """A score event's rule in words: each variant's that has any, the different ones joined.
+
+    Joined by `` / `` in the variants' order: "the last trick of the stock / the last
+    trick", where one scores the trick that empties the stock and the other the final one.
+    """
+    said = list(dict.fromkeys(r.words[rule] for r in rules if rule in r.words))
+    if said:
+        return " / ".join(said)
     return rules[0].words.say(rule) if rules else rule
 
 

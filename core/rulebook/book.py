@@ -27,6 +27,7 @@ from bezique.rulebook.sections import Said, order
 from bezique.rules.english import value
 from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.rules.words import Words
+from bezique.variant.bibliography import uncited
 
 OTHER = "other"
 """The section of the lines for values no sentence states."""
@@ -139,18 +140,20 @@ def list_label(ruleset: Ruleset) -> str:
     ("Rubicon bezique with any four tens scoring 90"), after its title when that clause
     does not start with the title's first word; without a summary of its own, by its
     title and its name ("Rubicon bezique (...): our-house").  A house rule pasted into
-    a page, whose own file is on no disk, is told from its parent by their values.
+    a page, whose own file is on no disk, is told from its parent by their values.  The
+    label is a player's: no source codes (:func:`~bezique.variant.bibliography.uncited`).
     """
     variant = ruleset.variant
+    title = uncited(variant.title)
     own = _own_title_and_summary(ruleset)
     if own is None or own[0]:
-        return variant.title
+        return title
     said = _first_clause(variant.summary) if own[1] else ""
     if not said:
-        return f"{variant.title}: {variant.name}"
-    if said.split(" ")[0].lower() == variant.title.split(" ")[0].lower():
+        return f"{title}: {variant.name}"
+    if said.split(" ")[0].lower() == title.split(" ")[0].lower():
         return said
-    return f"{variant.title}: {said}"
+    return f"{title}: {said}"
 
 
 def _own_title_and_summary(ruleset: Ruleset) -> tuple[bool, bool] | None:
@@ -174,9 +177,11 @@ def _own_title_and_summary(ruleset: Ruleset) -> tuple[bool, bool] | None:
 
 
 def _first_clause(summary: str) -> str:
-    """A summary's first clause (to its first dash or sentence's end), without citations."""
-    clause = re.split(r" - |\. ", summary.strip())[0]
-    clause = re.sub(r"\b[A-Z]+[0-9]+'s ", "", clause)  # a source's code: "S0's swapped cards"
+    """A summary's first clause (to its first dash or sentence's end), without citations.
+
+    Its codes left out (:func:`~bezique.variant.bibliography.uncited`), and any parenthesis.
+    """
+    clause = uncited(re.split(r" - |\. ", summary.strip())[0])
     return re.sub(r"\s*\([^()]*\)", "", clause).strip().rstrip(".").strip()
 
 

@@ -16,7 +16,8 @@ The package data file ``bibliography.yaml`` (checked against
 :func:`bibliography` reads and checks the file once.  :func:`citations_in`
 finds the codes written in a free text, known or not, so that ``bezique
 validate`` can report a citation of a code the bibliography does not hold, and
-:func:`anchor` gives the HTML id under which an entry is rendered.
+:func:`anchor` gives the HTML id under which an entry is rendered; :func:`uncited`
+says a title or summary for players, without the codes.
 """
 
 from __future__ import annotations
@@ -180,6 +181,34 @@ def code_shaped_in(text: str) -> list[Citation]:
         if not any(start < match.end() and match.start() < end for start, end in spans):
             found.append(Citation(word, match.start(), match.end()))
     return sorted(found, key=lambda c: c.start)
+
+
+_PARENTHESES = re.compile(r"(\s*)\(([^()]*)\)")
+_POSSESSIVE = re.compile(rf"(?<![\w-])(?:{_FAMILY}|{_NAMED})'s\s+")
+
+
+def uncited(text: str) -> str:
+    """Return ``text`` for a player: the source codes left out, the rest as it reads.
+
+    A part of a parenthesis that starts with a code goes (``(EB9, four packs)`` reads
+    ``(four packs)``; ``(S0 footnote 4)`` and ``(PW6, HER)`` go whole), as does a code
+    that owns a noun (``S0's two-hand game`` reads ``Two-hand game``).  Historians read
+    the codes in the rulebook; a player's list of games does without them.
+    """
+
+    def kept(match: re.Match[str]) -> str:
+        parts = [p for p in match.group(2).split(", ") if not _starts_with_code(p)]
+        return f"{match.group(1)}({', '.join(parts)})" if parts else ""
+
+    plain = _POSSESSIVE.sub("", _PARENTHESES.sub(kept, text))
+    plain = re.sub(r"\s+([.,;:])", r"\1", re.sub(r"\s{2,}", " ", plain)).strip()
+    return plain[:1].upper() + plain[1:] if text[:1].isupper() else plain
+
+
+def _starts_with_code(part: str) -> bool:
+    """Whether a part of a parenthesis is a citation: it starts with a code."""
+    first = citations_in(part.strip())
+    return bool(first) and first[0].start == 0
 
 
 def _split(text: str) -> str:

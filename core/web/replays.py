@@ -19,6 +19,7 @@ from bezique.rulebook import diff_html, render_html, rule_lines
 from bezique.rulebook.book import list_label
 from bezique.rules.ruleset import Ruleset, ruleset_for
 from bezique.variant import variant_summaries
+from bezique.variant.bibliography import uncited
 from bezique.web import analysis
 from bezique.web.seatview import card
 from bezique.web.store import Store
@@ -39,7 +40,8 @@ REVIEW_BUDGET = 12
 def variant_list() -> list[dict[str, Any]]:
     """Every registered variant: its name, title, label, players and one-line summary.
 
-    The label (:func:`~bezique.rulebook.book.list_label`) tells a house rule from its parent.
+    The label (:func:`~bezique.rulebook.book.list_label`) tells a house rule from its parent;
+    it and ``plain_summary`` are a player's words, without the source codes.
     """
     listed = []
     for name, summary in variant_summaries():
@@ -51,6 +53,7 @@ def variant_list() -> list[dict[str, Any]]:
                 "label": list_label(rules),
                 "players": rules.data["players"],
                 "summary": summary,
+                "plain_summary": uncited(summary),
             }
         )
     return listed

@@ -103,7 +103,18 @@ WORDS: Mapping[str, str] = {
 """The words of the ordinary game's combinations, declared-card classes and score events."""
 
 
+LAST_TRICK_WORDS = {
+    "stock_exhausting": "the last trick of the stock",
+    "final": "the last trick",
+}
+"""The last trick's bonus in words, by the trick that scores it (``last_trick.which``):
+S0's is the trick that empties the stock, with eight more tricks to play after it."""
+
+
 @hookimpl
-def bezique_words() -> Mapping[str, str]:
+def bezique_words(data: Mapping[str, Any]) -> Mapping[str, str]:
     """The ordinary game's keys in a player's words (:mod:`bezique.rules.words`)."""
+    which = (data.get("last_trick") or {}).get("which")
+    if which in LAST_TRICK_WORDS:
+        return {**WORDS, "last_trick": LAST_TRICK_WORDS[which]}
     return WORDS

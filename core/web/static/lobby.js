@@ -19,7 +19,7 @@ function showSeats() {
   const players = found ? found.players : 2;
   const box = document.getElementById("seats");
   box.replaceChildren(...Array.from({ length: players }, (_, n) => seatRow(n, n === 0 ? "you" : "bot:" + bots[0].spec)));
-  document.getElementById("summary").textContent = found ? found.summary : "";
+  document.getElementById("summary").textContent = found ? found.plain_summary : "";
   document.getElementById("rules-link").href = "/rules/" + encodeURIComponent(found ? found.name : "ordinary");
 }
 
