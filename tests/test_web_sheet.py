@@ -261,6 +261,15 @@ def start_ann_and_bob(page: Page, server: WebServer) -> None:
 
 
 def phone_sheet(page: Page, server: WebServer) -> None:
+    # the variants as the lobby lists them: each told apart, in a player's words
+    page.goto(server.origin + "/sheet")
+    page.wait_for_selector("#variant option", state="attached")
+    shown = page.locator("#variant option").all_inner_texts()
+    assert len(set(shown)) == len(shown) == len(server.get("/api/variants"))
+    assert "Ordinary bezique with carte blanche" in shown
+    page.select_option("#variant", "eb1875")
+    said = page.inner_text("#summary")
+    assert said.startswith("Two-hand game - several declarations a trick, swapped bezique cards")
     start_ann_and_bob(page, server)
     page.wait_for_selector("#entry-form:not([hidden])")
     assert "#" in page.url

@@ -13,7 +13,7 @@ const token = location.hash.slice(1);
 function showNames() {
   const found = variants.find((v) => v.name === $("variant").value);
   const players = found ? found.players : 2;
-  $("summary").textContent = found ? found.summary : "";
+  $("summary").textContent = found ? found.plain_summary : "";
   $("names").replaceChildren(...Array.from({ length: players }, (_, n) =>
     el("label", {}, `Player ${n + 1} `,
       el("input", { "data-name": n, maxlength: 40, size: 16, value: `player ${n + 1}`, oninput: showDealers }))));
@@ -46,7 +46,8 @@ async function create() {
 async function newSheet() {
   $("new-sheet").hidden = false;
   variants = await requestJson("/api/variants");
-  $("variant").replaceChildren(...variants.map((v) => el("option", { value: v.name, text: v.title })));
+  // as the lobby lists them: a house rule told from its parent, no source codes
+  $("variant").replaceChildren(...variants.map((v) => el("option", { value: v.name, text: v.label })));
   $("variant").value = variants.some((v) => v.name === "ordinary") ? "ordinary" : variants[0].name;
   $("variant").addEventListener("change", showNames);
   $("create").addEventListener("click", create);
