@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from bezique.game import GameState
-from bezique.records.record import replay
+from bezique.game import GameState, new_game
+from bezique.records.record import record_of, replay
 from bezique.variant.bibliography import citations_in
 from bezique.web.analysis import exact_values
 from bezique.web.app import make_app
@@ -375,6 +375,15 @@ def test_an_uploaded_record_steps_and_plays_on(client: TestClient) -> None:
     ).json()
     state = server_of(client).tables[played_on["table"]].state
     assert [state.action_text(a) for a in state.history][:3] == record["actions"][:3]
+
+
+def test_a_replays_title_is_said_without_source_codes(client: TestClient) -> None:
+    state = new_game("four-hand", seed=1)
+    for _ in range(5):
+        state.apply(state.legal_actions()[0])
+    made = client.post("/api/records", json={"record": json.dumps(record_of(state))}).json()
+    step = client.get(f"/api/records/{made['id']}/step/2").json()
+    assert step["title"] == "Four-hand bezique (four packs, each for himself)"
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,7 @@ def step(record: Mapping[str, Any], number: int, seat: str) -> dict[str, Any]:
         "kind": "step",
         "step": number,
         "steps": len(record["actions"]),
-        "title": state.rules.variant.title,
+        "title": uncited(state.rules.variant.title),
         "names": names,
         "last": record["actions"][number - 1] if number else "",
         "last_seat": last_seat,
