@@ -1025,7 +1025,7 @@ def test_an_announcement_says_what_it_will_score(context, server):
     table = new_game("rubicon").rules.data["declarations"]["combinations"][name]["points"]
     text = offer["text"]
     button = page.locator(f'#actions button[data-action="{text}"]')
-    # F325: one combination scored a trick, another announced and scored at a later one
+    # F334: Rubicon scores one declaration a trick; F326: another is announced, scored later
     said = button.locator(".points").inner_text()
     assert said == f"{table} points, scored at a trick you win"
 
